@@ -1,0 +1,98 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { APP_VERSION } from '@parley/domain/constants';
+import { SERVER_TEXT } from '@parley/domain/messages';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Db } from './db/database';
+import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
+import { HttpError } from './lib/http-error';
+import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
+import { accountRoutes } from './modules/accounts/accounts.routes';
+import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
+import { invitationRoutes } from './modules/invitations/invitations.routes';
+import { siteRoutes } from './modules/site/site.routes';
+import { userRoutes } from './modules/users/users.routes';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerWebApp } from './plugins/web-app';
+
+export type BuildOptions = {
+  db: Db;
+  config: Config;
+  botCheck?: BotCheck;
+  rateLimitStore?: RateLimitStore;
+  logger?: boolean;
+};
+
+/** The whole HTTP app, without listen(): main.ts listens, tests call inject(). */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 1_048_576,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerAuth(app);
+
+  // An empty JSON body is "no body" (a bodiless POST from a client that always sends the JSON header).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new HttpError(400, SERVER_TEXT.malformedJson), undefined);
+    }
+  });
+
+  const store =
+    options.rateLimitStore ??
+    (config.redisUrl
+      ? new RedisStore(new Redis(config.redisUrl, { lazyConnect: false }))
+      : new MemoryStore());
+  const ctx: AppContext = {
+    db,
+    config,
+    rateLimiter: new RateLimiter(store),
+    botCheck:
+      options.botCheck ?? (config.turnstileSecret ? turnstileBotCheck(config.turnstileSecret) : noBotCheck),
+  };
+  app.addHook('onClose', () => ctx.rateLimiter.close());
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.appName} API`, version: APP_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (scope) => {
+      const api = scope.withTypeProvider<ZodTypeProvider>();
+      accountRoutes(api, ctx);
+      invitationRoutes(api, ctx);
+      userRoutes(api, ctx);
+      siteRoutes(api, ctx);
+      if (config.devMailbox) devMailboxRoutes(api, ctx);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWebApp(app, config.webDist);
+  return app;
+}

@@ -1,0 +1,81 @@
+import { DEFAULT_APP_NAME } from '@parley/domain/constants';
+import { z } from 'zod';
+
+// The only reader of process.env. A bad value stops the start with one line naming the variable.
+const urlOf = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}:`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  APP_URL: urlOf(['http', 'https']).optional(),
+  APP_NAME: z.string().min(1).max(40).default(DEFAULT_APP_NAME),
+  DATABASE_URL: urlOf(['postgres', 'postgresql']).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SMTP_URL: urlOf(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  REDIS_URL: urlOf(['redis', 'rediss']).optional(),
+  TURNSTILE_SECRET: z.string().min(1).optional(),
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).optional(),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  appUrl: string;
+  appName: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  turnstileSecret: string | undefined;
+  turnstileSiteKey: string | undefined;
+  logLevel: string;
+  webDist: string | undefined;
+  /** The dev mailbox keeps mail in the database and shows it at /dev/mailbox (never in production). */
+  devMailbox: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "not set", as in most twelve-factor tools.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message ?? ''}`.trim());
+  }
+  const c = result.data;
+  if (c.NODE_ENV === 'production' && !c.SMTP_URL) {
+    throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  }
+  const appName = c.APP_NAME;
+  return {
+    env: c.NODE_ENV,
+    port: c.PORT,
+    host: c.HOST,
+    appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    appName,
+    databaseUrl: c.DATABASE_URL,
+    dataDir: c.DATA_DIR,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM ?? `${appName} <no-reply@localhost>`,
+    redisUrl: c.REDIS_URL,
+    turnstileSecret: c.TURNSTILE_SECRET,
+    turnstileSiteKey: c.TURNSTILE_SITE_KEY,
+    logLevel: c.LOG_LEVEL,
+    webDist: c.WEB_DIST,
+    devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
+  };
+}

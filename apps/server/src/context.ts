@@ -1,0 +1,12 @@
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { BotCheck } from './lib/bot-check';
+import type { RateLimiter } from './lib/rate-limiter';
+
+/** What services need from the running app; built once by buildApp. */
+export type AppContext = {
+  db: Db;
+  config: Config;
+  rateLimiter: RateLimiter;
+  botCheck: BotCheck;
+};

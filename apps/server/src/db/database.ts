@@ -1,0 +1,31 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+// bigint counts come back as strings from pg; ids are int4, so nothing else needs parsing.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** PostgreSQL when a URL is given, else embedded PGlite in dataDir (or in memory for ':memory:'). */
+export function openDatabase(options: { databaseUrl?: string | undefined; dataDir?: string }): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 20,
+      // Every request stays bounded: a lock or a slow statement gives up instead of piling up.
+      options: '-c lock_timeout=3000 -c statement_timeout=10000',
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const dataDir = options.dataDir ?? './data';
+  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir === ':memory:' ? undefined : dataDir);
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+}
+
+export function pgliteDatabase(pglite: PGlite): Db {
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+}

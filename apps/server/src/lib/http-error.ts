@@ -1,0 +1,22 @@
+/** An error meant for the client: status, message and optional field errors (spec's error body). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(400, message, errors);
+export const unprocessable = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(422, message, errors);
+export const unauthorized = (message: string) => new HttpError(401, message, undefined, { action: 'logout' });
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(409, message, errors);
+export const tooManyRequests = (message: string) => new HttpError(429, message);

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+
+export type OutgoingMail = {
+  schoolId: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+};
+
+/** Mail is written in the same transaction as the change it announces: committed together or not at all. */
+export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<void> {
+  await db
+    .insertInto('mail_outbox')
+    .values({
+      school_id: mail.schoolId,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      links: JSON.stringify(mail.links),
+    })
+    .execute();
+}
+
+/** Leases due mail: a row leased by one worker is invisible to the others until the lease ends. */
+export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
+  return db
+    .updateTable('mail_outbox')
+    .set({
+      locked_until: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      attempts: sql`attempts + 1`,
+    })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', sql<Date>`now()`)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'attempts'])
+    .execute();
+}
+
+export async function markSent(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ status: 'sent', sent_at: sql`now()`, locked_until: null, last_error: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markFailedAttempt(
+  db: Db,
+  id: number,
+  input: { error: string; retryInSeconds: number | null },
+): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({
+      status: input.retryInSeconds === null ? 'failed' : 'pending',
+      next_attempt_at: sql`now() + make_interval(secs => ${input.retryInSeconds ?? 0})`,
+      locked_until: null,
+      last_error: input.error.slice(0, 1000),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function listMail(db: Db, limit: number) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'status', 'created_at'])
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function findMail(db: Db, id: number) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'status', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

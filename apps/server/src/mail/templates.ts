@@ -1,0 +1,117 @@
+import type { Role } from '@parley/domain/roles';
+import type { OutgoingMail } from './outbox.repository';
+
+// Plain, clear mails: the school's name up top, a few lines, one obvious link (also as text).
+
+type Compose = {
+  product: string;
+  schoolName: string;
+  schoolId: number | null;
+  to: string;
+  subject: string;
+  greeting: string;
+  lines: string[];
+  action: { label: string; url: string };
+  after?: string;
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+export function composeMail(mail: Compose): OutgoingMail {
+  const footer = `Sent by ${mail.product} for ${mail.schoolName}. If you did not expect this email, you can ignore it.`;
+  const text = [
+    mail.schoolName,
+    '',
+    mail.greeting,
+    '',
+    ...mail.lines,
+    '',
+    `${mail.action.label}: ${mail.action.url}`,
+    ...(mail.after ? ['', mail.after] : []),
+    '',
+    '--',
+    footer,
+  ].join('\n');
+  const html = `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f4f4;font-family:Arial,sans-serif;color:#222">
+<div style="max-width:520px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">
+<p style="margin:0 0 16px;font-size:18px;font-weight:bold">${escapeHtml(mail.schoolName)}</p>
+<p>${escapeHtml(mail.greeting)}</p>
+${mail.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p style="margin:24px 0"><a href="${escapeHtml(mail.action.url)}" style="background:#1b5e20;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(mail.action.label)}</a></p>
+<p style="font-size:13px;color:#555">Or open this link: ${escapeHtml(mail.action.url)}</p>
+${mail.after ? `<p>${escapeHtml(mail.after)}</p>` : ''}
+<p style="font-size:12px;color:#777;border-top:1px solid #eee;padding-top:12px">${escapeHtml(footer)}</p>
+</div></body></html>`;
+  return {
+    schoolId: mail.schoolId,
+    to: mail.to,
+    subject: mail.subject,
+    text,
+    html,
+    links: [mail.action.url],
+  };
+}
+
+type Who = {
+  product: string;
+  appUrl: string;
+  schoolName: string;
+  schoolId: number;
+  to: string;
+  firstName: string;
+};
+
+export function schoolVerificationMail(who: Who, token: string): OutgoingMail {
+  return composeMail({
+    ...who,
+    subject: `Confirm your ${who.product} registration for ${who.schoolName}`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [
+      `Thank you for registering ${who.schoolName} with ${who.product}.`,
+      'Please confirm your email address to activate the school account. The link works for 48 hours.',
+    ],
+    action: { label: 'Verify school account', url: `${who.appUrl}/auth/verify-school?token=${token}` },
+  });
+}
+
+export function passwordResetMail(who: Who, token: string): OutgoingMail {
+  return composeMail({
+    ...who,
+    subject: `Reset your ${who.product} password`,
+    greeting: `Hello ${who.firstName},`,
+    lines: ['We received a request to reset your password. The link works for 1 hour and only once.'],
+    action: { label: 'Reset password', url: `${who.appUrl}/auth/reset-password?token=${token}` },
+    after: 'If you did not ask for this, your password stays as it is.',
+  });
+}
+
+const acceptPath: Record<Role, string> = {
+  admin: '/admins/accept-admin-invite',
+  teacher: '/accept-teacher-invite',
+  parent: '/accept-parent-invite',
+  student: '/accept-student-invite',
+};
+
+const roleWords: Record<Role, string> = {
+  admin: 'an administrator',
+  teacher: 'a teacher',
+  parent: 'a parent',
+  student: 'a student',
+};
+
+export function invitationMail(who: Who, role: Role, token: string): OutgoingMail {
+  return composeMail({
+    ...who,
+    subject: `${who.schoolName} invites you to ${who.product}`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [
+      `${who.schoolName} has invited you to join ${who.product} as ${roleWords[role]}.`,
+      'Accept the invitation to set your password. The link works for 7 days.',
+    ],
+    action: { label: 'Accept invitation', url: `${who.appUrl}${acceptPath[role]}?token=${token}` },
+  });
+}

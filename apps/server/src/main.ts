@@ -1,0 +1,50 @@
+import { buildApp } from './app';
+import { ConfigError, parseConfig } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { startMailWorker } from './mail/mail-worker';
+import { devMailboxTransport, smtpTransport } from './mail/transport';
+
+async function main(): Promise<void> {
+  const config = parseConfig(process.env);
+  const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(db);
+  const app = await buildApp({ db, config });
+  const transport = config.smtpUrl
+    ? smtpTransport(config)
+    : devMailboxTransport((line) => app.log.info(line));
+  const worker = startMailWorker({
+    db,
+    transport,
+    intervalMs: 1000,
+    onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    await app.close();
+    await worker.stop();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  app.log.info(
+    `${config.appName} on ${config.appUrl} (${where}${config.devMailbox ? ', dev mailbox at /dev/mailbox' : ''})`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Parley failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

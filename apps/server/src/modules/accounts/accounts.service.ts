@@ -1,0 +1,236 @@
+import type { LoginRequest, SignupRequest } from '@parley/domain/auth';
+import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
+import type { AppContext } from '../../context';
+import type { User } from '../../db/schema';
+import { badRequest, forbidden, HttpError, unprocessable } from '../../lib/http-error';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { enforceRateLimit } from '../../lib/rate-limit';
+import { RATE_RULES } from '../../lib/rate-limiter';
+import { hashToken } from '../../lib/tokens';
+import { enqueueMail } from '../../mail/outbox.repository';
+import { passwordResetMail, schoolVerificationMail } from '../../mail/templates';
+import { consumeToken, issueToken, revokeAccessToken, revokeTokens } from '../tokens/tokens.repository';
+import { toCurrentUser } from '../users/current-user';
+import {
+  countLogin,
+  createUser,
+  emailExists,
+  findRoles,
+  findUserByEmail,
+  findUserWithSchool,
+  grantRole,
+  markEmailVerified,
+  setPassword,
+} from '../users/users.repository';
+import {
+  createSchool,
+  findSchool,
+  findSchoolByVerifyTokenHash,
+  markSchoolVerified,
+} from './accounts.repository';
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+function requireToken(token: string | undefined): string {
+  if (!token) throw badRequest(SERVER_TEXT.tokenMissing, { token: [SERVER_TEXT.tokenMissing] });
+  return token;
+}
+
+const invalidToken = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [SERVER_TEXT.tokenInvalid] });
+
+/** Registers a school with its first admin (pending until the emailed link is opened). */
+export async function signup(ctx: AppContext, input: SignupRequest & { email: string }, ip: string) {
+  await enforceRateLimit(ctx, [[RATE_RULES.signupPerIp, ip]]);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const school = await createSchool(trx, input.subscriberName);
+      const user = await createUser(trx, {
+        schoolId: school.id,
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        passwordHash,
+      });
+      await grantRole(trx, { userId: user.id, schoolId: school.id, role: 'admin', accepted: true });
+      const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
+      await enqueueMail(
+        trx,
+        schoolVerificationMail(
+          {
+            ...mailContext(ctx),
+            schoolName: school.name,
+            schoolId: school.id,
+            to: input.email,
+            firstName: input.firstName,
+          },
+          token,
+        ),
+      );
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw unprocessable(VALIDATION.emailInUse, { email: [VALIDATION.emailInUse] });
+    throw error;
+  }
+  return { success: true, message: SERVER_TEXT.signupDone };
+}
+
+function mailContext(ctx: AppContext) {
+  return { product: ctx.config.appName, appUrl: ctx.config.appUrl };
+}
+
+export async function emailTakenForSignup(ctx: AppContext, q: string, ip: string) {
+  await enforceRateLimit(ctx, [[RATE_RULES.emailSearchPerIp, ip]]);
+  return { exists: await emailExists(ctx.db, q.trim()) };
+}
+
+/** The signup link: verifies the school and its admin's email in one step. */
+export async function verifySchool(ctx: AppContext, rawToken: string | undefined) {
+  const token = requireToken(rawToken);
+  const used = await ctx.db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, token, 'verify');
+    if (!row) return undefined;
+    await markSchoolVerified(trx, row.school_id);
+    await markEmailVerified(trx, row.user_id);
+    return row;
+  });
+  if (!used) {
+    const school = await findSchoolByVerifyTokenHash(ctx.db, hashToken(token));
+    if (school?.verified_at) return { message: SERVER_TEXT.schoolAlreadyVerified };
+    throw invalidToken();
+  }
+  return { message: SERVER_TEXT.schoolVerified(ctx.config.appName) };
+}
+
+/** An email-confirmation link: confirms the address (and the school, for its first admin) and signs in. */
+export async function verifyEmail(ctx: AppContext, rawToken: string | undefined) {
+  const token = requireToken(rawToken);
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, token, 'verify');
+    if (!row) throw invalidToken();
+    await markEmailVerified(trx, row.user_id);
+    await markSchoolVerified(trx, row.school_id);
+    const accessToken = await issueToken(trx, {
+      userId: row.user_id,
+      schoolId: row.school_id,
+      kind: 'access',
+    });
+    return { accessToken, message: 'Email verified.' };
+  });
+}
+
+export async function resendSchoolVerification(ctx: AppContext, email: string, ip: string) {
+  await enforceRateLimit(ctx, [
+    [RATE_RULES.mailPerIp, ip],
+    [RATE_RULES.mailPerEmail, email],
+  ]);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user) {
+    const school = await findSchool(ctx.db, user.school_id);
+    const roles = await findRoles(ctx.db, user.id);
+    if (!school.verified_at && roles.includes('admin')) {
+      await ctx.db.transaction().execute(async (trx) => {
+        await revokeTokens(trx, user.id, ['verify']);
+        const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
+        await enqueueMail(
+          trx,
+          schoolVerificationMail(
+            {
+              ...mailContext(ctx),
+              schoolName: school.name,
+              schoolId: school.id,
+              to: user.email,
+              firstName: user.first_name,
+            },
+            token,
+          ),
+        );
+      });
+    }
+  }
+  return { message: SERVER_TEXT.verificationResent };
+}
+
+export async function login(ctx: AppContext, input: LoginRequest & { email: string }, ip: string) {
+  await enforceRateLimit(ctx, [
+    [RATE_RULES.loginPerIp, ip],
+    [RATE_RULES.loginPerEmail, input.email],
+  ]);
+  if (!(await ctx.botCheck(input.botCheckToken, ip))) throw forbidden(SERVER_TEXT.botCheckFailed);
+  const found = await findUserWithSchool(ctx.db, (await findUserByEmail(ctx.db, input.email))?.id ?? 0);
+  // Verify even when there is no account, so the answer takes as long either way.
+  const passwordOk = await verifyPassword(found?.password_hash ?? null, input.password);
+  if (!found || !passwordOk) throw new HttpError(422, SERVER_TEXT.invalidCredentials);
+  if (!found.schoolVerifiedAt) throw forbidden(SERVER_TEXT.schoolNotVerified);
+  if (found.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);
+  return startSession(ctx, found.id, 'Logged in.');
+}
+
+/** A fresh access token for the user, counted as a login. */
+export async function startSession(ctx: AppContext, userId: number, message: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await countLogin(trx, userId);
+    const user = await findUserWithSchool(trx, userId);
+    if (!user) throw new HttpError(404, SERVER_TEXT.notFound);
+    const accessToken = await issueToken(trx, { userId, schoolId: user.school_id, kind: 'access' });
+    const roles = await findRoles(trx, userId);
+    return { accessToken, user: toCurrentUser(user, roles, user.schoolName, accessToken), message };
+  });
+}
+
+export async function logout(ctx: AppContext, token: string | null) {
+  if (token) await revokeAccessToken(ctx.db, token);
+  return { message: SERVER_TEXT.loggedOut };
+}
+
+/** Same answer whether or not the email has an account: nothing to learn by asking. */
+export async function requestPasswordReset(ctx: AppContext, email: string, ip: string) {
+  await enforceRateLimit(ctx, [
+    [RATE_RULES.mailPerIp, ip],
+    [RATE_RULES.mailPerEmail, email],
+  ]);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user && user.status === 1) await sendResetMail(ctx, user);
+  return { message: SERVER_TEXT.resetRequested };
+}
+
+async function sendResetMail(ctx: AppContext, user: User) {
+  const school = await findSchool(ctx.db, user.school_id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await revokeTokens(trx, user.id, ['reset']);
+    const token = await issueToken(trx, { userId: user.id, schoolId: user.school_id, kind: 'reset' });
+    await enqueueMail(
+      trx,
+      passwordResetMail(
+        {
+          ...mailContext(ctx),
+          schoolName: school.name,
+          schoolId: school.id,
+          to: user.email,
+          firstName: user.first_name,
+        },
+        token,
+      ),
+    );
+  });
+}
+
+/** A reset signs the user out everywhere: whoever knew the old password loses their session. */
+export async function resetPassword(ctx: AppContext, rawToken: string | undefined, password: string) {
+  const token = requireToken(rawToken);
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, token, 'reset');
+    if (!row) throw invalidToken();
+    await setPassword(trx, row.user_id, passwordHash);
+    await revokeTokens(trx, row.user_id, ['access', 'reset']);
+  });
+  return { message: SERVER_TEXT.passwordReset };
+}
+
+export async function currentUser(ctx: AppContext, userId: number) {
+  const user = await findUserWithSchool(ctx.db, userId);
+  if (!user) throw new HttpError(404, SERVER_TEXT.notFound);
+  return toCurrentUser(user, await findRoles(ctx.db, userId), user.schoolName);
+}

@@ -1,0 +1,135 @@
+import { SERVER_TEXT } from '@parley/domain/messages';
+import type { Role } from '@parley/domain/roles';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { badRequest, conflict } from '../../lib/http-error';
+import { hashPassword } from '../../lib/passwords';
+import { enforceRateLimit } from '../../lib/rate-limit';
+import { RATE_RULES } from '../../lib/rate-limiter';
+import { enqueueMail } from '../../mail/outbox.repository';
+import { invitationMail } from '../../mail/templates';
+import { findSchool } from '../accounts/accounts.repository';
+import { startSession } from '../accounts/accounts.service';
+import { consumeToken, findLiveToken, issueToken, revokeTokens } from '../tokens/tokens.repository';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  grantRole,
+  markRoleAccepted,
+  pendingInvitedRoles,
+  setPassword,
+} from '../users/users.repository';
+
+export type Invitee = { email: string; firstName: string; lastName: string; role: Role };
+
+/**
+ * Invites a person into a role of the school. An email that already has an account in this school gets
+ * the role added (one person, several roles); an email of another school is refused.
+ * Runs inside the caller's transaction (db may be a trx), so bulk adds stay all-or-nothing.
+ */
+export async function inviteUser(
+  ctx: AppContext,
+  db: Db,
+  schoolId: number,
+  invitee: Invitee,
+  options: { sendMail: boolean } = { sendMail: true },
+): Promise<{ userId: number; created: boolean }> {
+  const existing = await findUserByEmail(db, invitee.email);
+  if (existing && existing.school_id !== schoolId) {
+    throw conflict(SERVER_TEXT.otherSchoolEmail, { email: [SERVER_TEXT.otherSchoolEmail] });
+  }
+  const user =
+    existing ??
+    (await createUser(db, {
+      schoolId,
+      email: invitee.email,
+      firstName: invitee.firstName,
+      lastName: invitee.lastName,
+      passwordHash: null,
+    }));
+  await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
+  if (options.sendMail) await sendInvitation(ctx, db, user.id, invitee.role);
+  return { userId: user.id, created: !existing };
+}
+
+/** A fresh invitation link for one role; earlier links for the user stop working. */
+export async function sendInvitation(ctx: AppContext, db: Db, userId: number, role: Role): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (!user) return;
+  const school = await findSchool(db, user.school_id);
+  await revokeTokens(db, userId, ['invite']);
+  const token = await issueToken(db, { userId, schoolId: user.school_id, kind: 'invite', role });
+  await enqueueMail(
+    db,
+    invitationMail(
+      {
+        product: ctx.config.appName,
+        appUrl: ctx.config.appUrl,
+        schoolName: school.name,
+        schoolId: school.id,
+        to: user.email,
+        firstName: user.first_name,
+      },
+      role,
+      token,
+    ),
+  );
+}
+
+const invalidInvitation = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [SERVER_TEXT.tokenInvalid] });
+
+/** What an invitation page shows; a person who already has a password is done at this point. */
+export async function readInvitation(ctx: AppContext, role: Role, token: string | undefined) {
+  if (!token) throw badRequest(SERVER_TEXT.tokenMissing, { token: [SERVER_TEXT.tokenMissing] });
+  const live = await findLiveToken(ctx.db, token, 'invite');
+  if (!live || live.role !== role) throw invalidInvitation();
+  const user = await findUserById(ctx.db, live.user_id);
+  if (!user) throw invalidInvitation();
+  const school = await findSchool(ctx.db, user.school_id);
+  const needsPassword = user.password_hash === null;
+  if (!needsPassword) {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (await consumeToken(trx, token, 'invite')) await markRoleAccepted(trx, user.id, role);
+    });
+  }
+  return {
+    message: needsPassword ? SERVER_TEXT.invitationValid : SERVER_TEXT.invitationAccepted,
+    email: user.email,
+    firstName: user.first_name,
+    role,
+    subscriberName: school.name,
+    needsPassword,
+  };
+}
+
+/** Sets the password from an invitation link (for the roles allowed on that endpoint) and signs in. */
+export async function acceptWithPassword(ctx: AppContext, roles: Role[], token: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  const userId = await ctx.db.transaction().execute(async (trx) => {
+    const live = await findLiveToken(trx, token, 'invite');
+    if (!live?.role || !roles.includes(live.role as Role)) throw invalidInvitation();
+    const used = await consumeToken(trx, token, 'invite');
+    if (!used) throw invalidInvitation();
+    await setPassword(trx, used.user_id, passwordHash);
+    // Every role the school invited this person to is accepted by the one password they set.
+    for (const role of await pendingInvitedRoles(trx, used.user_id))
+      await markRoleAccepted(trx, used.user_id, role);
+    return used.user_id;
+  });
+  return startSession(ctx, userId, SERVER_TEXT.passwordSet);
+}
+
+/** Same answer whether or not an invitation is waiting: nothing to learn by asking. */
+export async function resendInvitation(ctx: AppContext, email: string, ip: string) {
+  await enforceRateLimit(ctx, [
+    [RATE_RULES.mailPerIp, ip],
+    [RATE_RULES.mailPerEmail, email],
+  ]);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user && user.status === 1) {
+    const [role] = await pendingInvitedRoles(ctx.db, user.id);
+    if (role) await ctx.db.transaction().execute((trx) => sendInvitation(ctx, trx, user.id, role));
+  }
+  return { message: SERVER_TEXT.invitationResent };
+}

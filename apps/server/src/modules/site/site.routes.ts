@@ -1,0 +1,40 @@
+import { siteConfigResponse, siteIndexResponse } from '@parley/domain/auth';
+import { APP_VERSION } from '@parley/domain/constants';
+import { ROLE_LABELS } from '@parley/domain/roles';
+import type { AppContext } from '../../context';
+import { type Api, errorResponses } from '../../lib/api';
+import { requireSession } from '../../plugins/auth';
+import { findSchool } from '../accounts/accounts.repository';
+
+export function siteRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['site'];
+
+  // What the app needs before anyone logs in: its name, the bot-check key, whether the dev mailbox is on.
+  api.get('/site/config', { schema: { tags, response: { 200: siteConfigResponse } } }, async () => ({
+    appName: ctx.config.appName,
+    version: APP_VERSION,
+    turnstileSiteKey: ctx.config.turnstileSiteKey ?? null,
+    devMailbox: ctx.config.devMailbox,
+  }));
+
+  // Home data (spec §7 Home). Later issues add the counts and event summaries.
+  api.get(
+    '/site/index',
+    {
+      preHandler: requireSession(ctx.db),
+      schema: { tags, security: [{ bearer: [] }], response: { 200: siteIndexResponse, ...errorResponses } },
+    },
+    async (request) => {
+      const session = request.session;
+      if (!session) throw new Error('session missing after requireSession');
+      const school = await findSchool(ctx.db, session.schoolId);
+      return {
+        subscriberName: school.name,
+        // "View as" offers the roles that have a "My Events" list: never Admin (spec §2 Home).
+        viewAsSelectorItems: session.roles
+          .filter((role) => role !== 'admin')
+          .map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+      };
+    },
+  );
+}

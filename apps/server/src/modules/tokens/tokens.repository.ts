@@ -1,0 +1,85 @@
+import { TOKEN_TTL_MS } from '@parley/domain/constants';
+import type { Role } from '@parley/domain/roles';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { TokenKind } from '../../db/schema';
+import { hashToken, newToken } from '../../lib/tokens';
+
+/** Issues a token of a kind and returns the raw value (only its hash is kept). */
+export async function issueToken(
+  db: Db,
+  input: { userId: number; schoolId: number; kind: TokenKind; role?: Role },
+): Promise<string> {
+  const { token, hash } = newToken();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hash,
+      user_id: input.userId,
+      school_id: input.schoolId,
+      kind: input.kind,
+      role: input.role ?? null,
+      expires_at: new Date(Date.now() + TOKEN_TTL_MS[input.kind]),
+    })
+    .execute();
+  return token;
+}
+
+/** Marks a single-use token used and returns it, in one conditional update: two racing uses get one win. */
+export async function consumeToken(db: Db, token: string, kind: TokenKind) {
+  return db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('token_hash', '=', hashToken(token))
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning(['id', 'user_id', 'school_id', 'role'])
+    .executeTakeFirst();
+}
+
+/** Reads a live token without using it up (an invitation page shows who it is for before the password). */
+export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
+  return db
+    .selectFrom('auth_tokens')
+    .select(['id', 'user_id', 'school_id', 'role'])
+    .where('token_hash', '=', hashToken(token))
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+/** Ends every live token of a kind for a user: logout everywhere, superseded invitations, resets. */
+export async function revokeTokens(db: Db, userId: number, kinds: TokenKind[]): Promise<void> {
+  await db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('kind', 'in', kinds)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function revokeAccessToken(db: Db, token: string): Promise<void> {
+  await db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('token_hash', '=', hashToken(token))
+    .where('kind', '=', 'access')
+    .execute();
+}
+
+/** The session behind a bearer token: live token, active user. A disabled user's tokens stop at once. */
+export async function findSession(db: Db, token: string) {
+  return db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['u.id as userId', 'u.school_id as schoolId'])
+    .where('t.token_hash', '=', hashToken(token))
+    .where('t.kind', '=', 'access')
+    .where('t.used_at', 'is', null)
+    .where('t.expires_at', '>', sql<Date>`now()`)
+    .where('u.status', '=', 1)
+    .executeTakeFirst();
+}

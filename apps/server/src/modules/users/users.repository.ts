@@ -1,0 +1,134 @@
+import { type Role, sortRoles } from '@parley/domain/roles';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+export async function findRoles(db: Db, userId: number): Promise<Role[]> {
+  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+  return sortRoles(rows.map((row) => row.role));
+}
+
+export function findUserByEmail(db: Db, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Db, userId: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function emailExists(db: Db, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Emails in the caller's school that start with q (an autocomplete for invitations and scanners). */
+export function searchSchoolEmails(db: Db, schoolId: number, q: string) {
+  const pattern = `${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', sql<string>`first_name || ' ' || last_name`.as('name')])
+    .where('school_id', '=', schoolId)
+    .where('email', 'like', pattern)
+    .orderBy('email')
+    .limit(20)
+    .execute();
+}
+
+export async function createUser(
+  db: Db,
+  input: {
+    schoolId: number;
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string | null;
+  },
+) {
+  return db
+    .insertInto('users')
+    .values({
+      school_id: input.schoolId,
+      email: input.email.toLowerCase(),
+      first_name: input.firstName,
+      last_name: input.lastName,
+      password_hash: input.passwordHash,
+    })
+    .returning(['id', 'school_id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Grants a role; granting it again keeps the first grant (the primary key makes it idempotent). */
+export async function grantRole(
+  db: Db,
+  input: { userId: number; schoolId: number; role: Role; accepted: boolean },
+): Promise<void> {
+  await db
+    .insertInto('user_roles')
+    .values({
+      user_id: input.userId,
+      school_id: input.schoolId,
+      role: input.role,
+      invited_at: input.accepted ? null : new Date(),
+      accepted_at: input.accepted ? new Date() : null,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
+    .execute();
+}
+
+export async function markRoleAccepted(db: Db, userId: number, role: Role): Promise<void> {
+  await db
+    .updateTable('user_roles')
+    .set({ accepted_at: sql`coalesce(accepted_at, now())` })
+    .where('user_id', '=', userId)
+    .where('role', '=', role)
+    .execute();
+}
+
+/** Roles whose invitation was sent but not yet accepted. */
+export async function pendingInvitedRoles(db: Db, userId: number): Promise<Role[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select('role')
+    .where('user_id', '=', userId)
+    .where('accepted_at', 'is', null)
+    .execute();
+  return sortRoles(rows.map((row) => row.role));
+}
+
+export async function setPassword(db: Db, userId: number, passwordHash: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      password_hash: passwordHash,
+      email_verified_at: sql`coalesce(email_verified_at, now())`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function markEmailVerified(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_verified_at: sql`coalesce(email_verified_at, now())` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function countLogin(db: Db, userId: number): Promise<void> {
+  await db.updateTable('users').set({ login_count: sql`login_count + 1` }).where('id', '=', userId).execute();
+}
+
+/** The current user with their school's name: what GET users/data and login answer with. */
+export function findUserWithSchool(db: Db, userId: number) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('schools as s', 's.id', 'u.school_id')
+    .selectAll('u')
+    .select(['s.name as schoolName', 's.verified_at as schoolVerifiedAt'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,38 @@
+import { currentUser, emailSearchResponse, searchQuery } from '@parley/domain/auth';
+import type { AppContext } from '../../context';
+import { type Api, errorResponses } from '../../lib/api';
+import { requireSession } from '../../plugins/auth';
+import { currentUser as loadCurrentUser } from '../accounts/accounts.service';
+import { searchSchoolEmails } from './users.repository';
+
+export function userRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['users'];
+
+  api.get(
+    '/users/data',
+    {
+      preHandler: requireSession(ctx.db),
+      schema: { tags, security: [{ bearer: [] }], response: { 200: currentUser, ...errorResponses } },
+    },
+    (request) => loadCurrentUser(ctx, request.session?.userId ?? 0),
+  );
+
+  // Autocomplete of the school's own addresses (inviting, choosing scanners): admins only.
+  api.get(
+    '/user/search-email',
+    {
+      preHandler: requireSession(ctx.db, ['admin']),
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        querystring: searchQuery,
+        response: { 200: emailSearchResponse, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      items: request.query.q.trim()
+        ? await searchSchoolEmails(ctx.db, request.session?.schoolId ?? 0, request.query.q.trim())
+        : [],
+    }),
+  );
+}

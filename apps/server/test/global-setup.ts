@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrateToLatest } from '../src/db/migrate';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgTemplate: string;
+    pgAdminUrl: string;
+  }
+}
+
+/** Swaps the database name in a PostgreSQL URL. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * On PostgreSQL (TEST_DB=pg): one migrated template database per run; every test file copies it
+ * (CREATE DATABASE … TEMPLATE) and drops its copy. Teardown drops the template and any leftovers.
+ */
+export default async function setup(project: TestProject) {
+  if (project.config.env?.TEST_DB !== 'pg') return;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is required for the api-pg project');
+  const prefix = `parley_t_${randomBytes(4).toString('hex')}`;
+  const template = `${prefix}_tpl`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ connectionString: withDatabase(adminUrl, template) }),
+    }),
+  });
+  await migrateToLatest(db);
+  await db.destroy();
+  project.provide('pgTemplate', template);
+  project.provide('pgAdminUrl', adminUrl);
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1',
+      [`${prefix}%`],
+    );
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    await client.end();
+  };
+}

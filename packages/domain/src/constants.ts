@@ -1,0 +1,51 @@
+// Business constants and limits from spec §9. One place, shared by the API and the app.
+export const APP_VERSION = '1.0.5';
+export const DEFAULT_APP_NAME = 'Parley';
+
+export const CACHE_MAX_AGE_MS = 14_400_000; // 4 hours
+export const RETRY_LIMIT = 2;
+export const RETRY_DELAY_MS = 1000; // times the attempt number
+export const SNACKBAR_TIMEOUT_MS = 4000;
+
+export const EVENT_NAME_MAX = 60;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const SCHOOL_NAME_MIN = 3;
+export const PERSON_NAME_MIN = 2;
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const EMAIL_CHECK_MIN_CHARS = 3;
+export const SAMPLE_EVENT_BANNER_LOGIN_COUNT = 5;
+
+export const BREAKPOINTS = { xs: 0, sm: 340, md: 540, lg: 800, xl: 1280 } as const;
+
+/** Token lifetimes (issue 2): verification 48 h, reset 1 h, invitation 7 days, sign-in 30 days. */
+export const TOKEN_TTL_MS = {
+  verify: 48 * 3600_000,
+  reset: 3600_000,
+  invite: 7 * 24 * 3600_000,
+  access: 30 * 24 * 3600_000,
+} as const;
+
+/** Local storage keys, spec §3. */
+export const STORAGE_KEYS = {
+  accessToken: 'ACCESS_TOKEN',
+  currentUser: 'currentUser',
+  users: 'users',
+  admins: 'admins',
+  teachers: 'teachers',
+  parents: 'parents',
+  students: 'students',
+  currentEvent: 'currentEvent',
+  homeData: 'homeData',
+  lastHomeDataRefresh: 'lastHomeDataRefresh',
+  appHeading: 'appHeading',
+  subscriberName: 'subscriberName',
+  deviceTokenRegistered: 'deviceTokenRegistered',
+  lastViewAsRole: 'lastViewAsRole',
+  events: 'events',
+  lastEventsRefresh: 'lastEventsRefresh',
+  eventTypes: 'eventTypes',
+  calendarEvents: 'calendarEvents',
+  theme: 'theme',
+} as const;

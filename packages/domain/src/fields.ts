@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  EMAIL_MAX,
+  NAME_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PERSON_NAME_MIN,
+  SCHOOL_NAME_MIN,
+} from './constants';
+import { VALIDATION } from './messages';
+
+// Field rules of spec §5, shared by forms (client) and request schemas (server).
+
+/** A text field: missing says "Required.", a number or object where text belongs says so. */
+const text = () =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? VALIDATION.required : VALIDATION.notText,
+  });
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailField = text()
+  .trim()
+  .min(1, VALIDATION.required)
+  .max(EMAIL_MAX, VALIDATION.invalidEmail)
+  .regex(EMAIL_PATTERN, VALIDATION.invalidEmail)
+  .transform((value) => value.toLowerCase());
+
+export const passwordField = text()
+  .min(1, VALIDATION.required)
+  .min(PASSWORD_MIN, VALIDATION.passwordMin)
+  .max(PASSWORD_MAX, VALIDATION.passwordMax);
+
+export const schoolNameField = text()
+  .trim()
+  .min(1, VALIDATION.required)
+  .min(SCHOOL_NAME_MIN, VALIDATION.schoolNameMin)
+  .max(NAME_MAX, VALIDATION.nameMax);
+
+export const personNameField = text()
+  .trim()
+  .min(1, VALIDATION.required)
+  .min(PERSON_NAME_MIN, VALIDATION.personNameMin)
+  .max(NAME_MAX, VALIDATION.nameMax);
+
+export const tokenField = text().trim().min(1, VALIDATION.required).max(200);

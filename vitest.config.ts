@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner, several projects: pure rules, the web app, the API on PGlite and on PostgreSQL, and the
+// browser journeys. `npm test` (scripts/test.sh) picks which run.
+const apiProject = (name: string, db: 'pglite' | 'pg') => ({
+  test: {
+    name,
+    environment: 'node',
+    include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+    exclude: db === 'pglite' ? ['apps/server/test/concurrency/**'] : [],
+    env: { TEST_DB: db, TZ: 'UTC' },
+    globalSetup: ['apps/server/test/global-setup.ts'],
+    // Shares the migrated PGlite template between the files of a worker; every file still gets its own db.
+    isolate: false,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'domain', environment: 'node', include: ['packages/domain/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          env: { TZ: 'UTC' },
+        },
+      },
+      apiProject('api-pglite', 'pglite'),
+      apiProject('api-pg', 'pg'),
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          globalSetup: ['e2e/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
