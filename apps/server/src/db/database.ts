@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -26,6 +26,6 @@ export function openDatabase(options: { databaseUrl?: string | undefined; dataDi
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }
 
-export function pgliteDatabase(pglite: PGlite): Db {
+export function pgliteDatabase(pglite: PGliteInterface): Db {
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# npm test: every check, in order of cost. CI runs this same script through .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TZ=UTC
+
+echo "== lint (Biome)"
+npx biome ci .
+
+echo "== types (tsc strict)"
+npx tsc -p tsconfig.json --noEmit
+
+echo "== unit and API tests"
+projects=(--project domain --project web --project api-pglite)
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  projects+=(--project api-pg)
+else
+  echo "(TEST_DATABASE_URL not set: the API suite runs on PGlite only)"
+fi
+npx vitest run "${projects[@]}"
+
+echo "== build the web app"
+npx vite build --config apps/web/vite.config.ts --logLevel warn
+
+echo "== browser journeys (Chromium)"
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install it with 'apt-get install -y chromium'" >&2
+    exit 1
+  fi
+fi
+npx vitest run --project e2e
