@@ -17,9 +17,14 @@ import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
 import { HttpError } from './lib/http-error';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
 import { accountRoutes } from './modules/accounts/accounts.routes';
+import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
+import { peopleRoutes } from './modules/people/people.routes';
+import { profileRoutes } from './modules/profile/profile.routes';
+import { schoolRoutes } from './modules/school/school.routes';
 import { siteRoutes } from './modules/site/site.routes';
+import { subjectRoutes } from './modules/subjects/subjects.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -87,6 +92,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       accountRoutes(api, ctx);
       invitationRoutes(api, ctx);
       userRoutes(api, ctx);
+      peopleRoutes(api, ctx);
+      bulkAddRoutes(api, ctx);
+      subjectRoutes(api, ctx);
+      schoolRoutes(api, ctx);
+      profileRoutes(api, ctx);
       siteRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { emailField, personNameField } from './fields';
+import { ROLES } from './roles';
 
-// People the school brings in by invitation (spec §7 Users). The directory issue extends these.
+// People the school brings in by invitation (spec §3 user list item, §7 Users).
+
+const id = z.coerce.number().int().positive();
+const ids = z.array(z.number().int().positive()).max(500);
+
+export const idQuery = z.strictObject({ id });
+export const deleteQuery = z.strictObject({ id, role: z.enum(ROLES) });
+
+const title = z.string().trim().max(20).nullable();
+
 export const inviteRequest = z.strictObject({
   email: emailField,
   firstName: personNameField,
@@ -9,4 +19,96 @@ export const inviteRequest = z.strictObject({
 });
 export type InviteRequest = z.input<typeof inviteRequest>;
 
+export const teacherRequest = z.strictObject({
+  title: title.optional(),
+  firstName: personNameField,
+  lastName: personNameField,
+  email: emailField,
+  subjectIds: ids.default([]),
+  sendInvite: z.boolean().default(true),
+});
+export type TeacherRequest = z.input<typeof teacherRequest>;
+
+export const parentRequest = z.strictObject({
+  title: title.optional(),
+  firstName: personNameField,
+  lastName: personNameField,
+  email: emailField,
+  studentIds: ids.default([]),
+  sendInvite: z.boolean().default(true),
+});
+export type ParentRequest = z.input<typeof parentRequest>;
+
+export const studentSubject = z.strictObject({
+  subjectId: z.number().int().positive(),
+  teacherId: z.number().int().positive().nullable(),
+});
+
+export const studentRequest = z.strictObject({
+  firstName: personNameField,
+  lastName: personNameField,
+  email: emailField,
+  parentIds: ids.default([]),
+  subjects: z.array(studentSubject).max(50).default([]),
+  sendInvite: z.boolean().default(true),
+});
+export type StudentRequest = z.input<typeof studentRequest>;
+
+/** Updates change only the fields sent; status 1/0 activates or deactivates (spec §4). */
+export const teacherUpdate = teacherRequest
+  .omit({ sendInvite: true })
+  .partial()
+  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
+export const parentUpdate = parentRequest
+  .omit({ sendInvite: true })
+  .partial()
+  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
+export const studentUpdate = studentRequest
+  .omit({ sendInvite: true })
+  .partial()
+  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
+
+export const userListItem = z.object({
+  id: z.number(),
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  title: z.string().nullable(),
+  email: z.string(),
+  status: z.number(),
+  statusLabel: z.string(),
+  statusIcon: z.string(),
+  userTypeId: z.number(),
+  invitation: z.enum(['accepted', 'pending']),
+  subjectIds: z.array(z.number()).optional(),
+  studentIds: z.array(z.number()).optional(),
+  parentIds: z.array(z.number()).optional(),
+});
+export type UserListItem = z.infer<typeof userListItem>;
+
+export const userListResponse = z.object({ items: z.array(userListItem) });
+
+const personRef = z.object({ id: z.number(), name: z.string(), email: z.string() });
+
+export const personDetail = userListItem.extend({
+  roles: z.array(z.enum(ROLES)),
+  subjects: z.array(z.object({ id: z.number(), name: z.string() })),
+  children: z.array(personRef),
+  parents: z.array(personRef),
+  studies: z.array(
+    z.object({
+      subjectId: z.number(),
+      subjectName: z.string(),
+      teacherId: z.number().nullable(),
+      teacherName: z.string().nullable(),
+    }),
+  ),
+  videoConferenceUrl: z.string().nullable(),
+});
+export type PersonDetail = z.infer<typeof personDetail>;
+
 export const invitedResponse = z.object({ id: z.number(), message: z.string() });
+export const savedResponse = z.object({ id: z.number(), message: z.string() });
+
+export const STATUS_LABELS = { 1: 'Active', 0: 'Inactive' } as const;
+export const STATUS_ICONS = { 1: 'check_circle', 0: 'block' } as const;

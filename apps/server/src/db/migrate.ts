@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import * as accounts from './migrations/001-accounts';
+import * as directory from './migrations/002-directory';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
   '001-accounts': accounts,
+  '002-directory': directory,
 };
 
 export async function migrateToLatest(

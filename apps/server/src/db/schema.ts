@@ -13,6 +13,10 @@ export interface SchoolsTable {
   name: string;
   timezone: Generated<string>;
   verified_at: Timestamp | null;
+  address: string | null;
+  contact_email: string | null;
+  phone: string | null;
+  website: string | null;
   created_at: CreatedAt;
 }
 
@@ -72,12 +76,42 @@ export interface MailOutboxTable {
   created_at: CreatedAt;
 }
 
+export interface SubjectsTable {
+  id: Generated<number>;
+  school_id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface TeacherSubjectsTable {
+  school_id: number;
+  teacher_id: number;
+  subject_id: number;
+}
+
+export interface ParentStudentsTable {
+  school_id: number;
+  parent_id: number;
+  student_id: number;
+}
+
+export interface StudentSubjectsTable {
+  school_id: number;
+  student_id: number;
+  subject_id: number;
+  teacher_id: number | null;
+}
+
 export interface Database {
   schools: SchoolsTable;
   users: UsersTable;
   user_roles: UserRolesTable;
   auth_tokens: AuthTokensTable;
   mail_outbox: MailOutboxTable;
+  subjects: SubjectsTable;
+  teacher_subjects: TeacherSubjectsTable;
+  parent_students: ParentStudentsTable;
+  student_subjects: StudentSubjectsTable;
 }
 
 export type User = Selectable<UsersTable>;

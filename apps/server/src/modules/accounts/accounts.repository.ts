@@ -1,5 +1,7 @@
+import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import type { SchoolsTable } from '../../db/schema';
 
 export function createSchool(db: Db, name: string) {
   return db.insertInto('schools').values({ name }).returning(['id', 'name']).executeTakeFirstOrThrow();
@@ -26,4 +28,12 @@ export function findSchoolByVerifyTokenHash(db: Db, tokenHash: string) {
     .where('t.token_hash', '=', tokenHash)
     .where('t.kind', '=', 'verify')
     .executeTakeFirst();
+}
+
+export async function updateSchool(
+  db: Db,
+  schoolId: number,
+  fields: Updateable<SchoolsTable>,
+): Promise<void> {
+  await db.updateTable('schools').set(fields).where('id', '=', schoolId).execute();
 }

@@ -6,11 +6,9 @@ import {
   setPasswordRequest,
   tokenQuery,
 } from '@parley/domain/auth';
-import { invitedResponse, inviteRequest } from '@parley/domain/people';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
 import * as invitations from './invitations.service';
 
 const acceptEndpoints: Array<[string, Role]> = [
@@ -43,33 +41,6 @@ export function invitationRoutes(api: Api, ctx: AppContext): void {
       path,
       { schema: { tags, body: setPasswordRequest, response: { 200: loginResponse, ...errorResponses } } },
       (request) => invitations.acceptWithPassword(ctx, roles, request.body.token, request.body.password),
-    );
-  }
-
-  // Admins invite admins and teachers (the directory issue adds the rest of the people screens).
-  const inviteEndpoints: Array<[string, Role]> = [
-    ['/users/invite-admin', 'admin'],
-    ['/users/create-teacher', 'teacher'],
-  ];
-  for (const [path, role] of inviteEndpoints) {
-    api.post(
-      path,
-      {
-        preHandler: requireSession(ctx.db, ['admin']),
-        schema: {
-          tags,
-          security: [{ bearer: [] }],
-          body: inviteRequest,
-          response: { 200: invitedResponse, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const schoolId = request.session?.schoolId ?? 0;
-        const { userId } = await ctx.db
-          .transaction()
-          .execute((trx) => invitations.inviteUser(ctx, trx, schoolId, { ...request.body, role }));
-        return { id: userId, message: `Invitation sent to ${request.body.email}.` };
-      },
     );
   }
 

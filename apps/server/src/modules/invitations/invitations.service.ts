@@ -34,7 +34,7 @@ export async function inviteUser(
   schoolId: number,
   invitee: Invitee,
   options: { sendMail: boolean } = { sendMail: true },
-): Promise<{ userId: number; created: boolean }> {
+): Promise<{ userId: number; created: boolean; roleAdded: boolean }> {
   const existing = await findUserByEmail(db, invitee.email);
   if (existing && existing.school_id !== schoolId) {
     throw conflict(SERVER_TEXT.otherSchoolEmail, { email: [SERVER_TEXT.otherSchoolEmail] });
@@ -48,9 +48,9 @@ export async function inviteUser(
       lastName: invitee.lastName,
       passwordHash: null,
     }));
-  await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
-  if (options.sendMail) await sendInvitation(ctx, db, user.id, invitee.role);
-  return { userId: user.id, created: !existing };
+  const roleAdded = await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
+  if (options.sendMail && roleAdded) await sendInvitation(ctx, db, user.id, invitee.role);
+  return { userId: user.id, created: !existing, roleAdded };
 }
 
 /** A fresh invitation link for one role; earlier links for the user stop working. */

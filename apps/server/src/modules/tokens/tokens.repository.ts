@@ -83,3 +83,15 @@ export async function findSession(db: Db, token: string) {
     .where('u.status', '=', 1)
     .executeTakeFirst();
 }
+
+/** Ends every session of the user but the one making the request (a password change keeps you in). */
+export async function revokeOtherAccessTokens(db: Db, userId: number, keepHash: string): Promise<void> {
+  await db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'access')
+    .where('used_at', 'is', null)
+    .where('token_hash', '<>', keepHash)
+    .execute();
+}

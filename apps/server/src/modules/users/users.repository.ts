@@ -1,6 +1,7 @@
 import { type Role, sortRoles } from '@parley/domain/roles';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { UsersTable } from '../../db/schema';
 
 export async function findRoles(db: Db, userId: number): Promise<Role[]> {
   const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
@@ -64,8 +65,8 @@ export async function createUser(
 export async function grantRole(
   db: Db,
   input: { userId: number; schoolId: number; role: Role; accepted: boolean },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const inserted = await db
     .insertInto('user_roles')
     .values({
       user_id: input.userId,
@@ -75,7 +76,9 @@ export async function grantRole(
       accepted_at: input.accepted ? new Date() : null,
     })
     .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
-    .execute();
+    .returning('role')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 export async function markRoleAccepted(db: Db, userId: number, role: Role): Promise<void> {
@@ -131,4 +134,25 @@ export function findUserWithSchool(db: Db, userId: number) {
     .select(['s.name as schoolName', 's.verified_at as schoolVerifiedAt'])
     .where('u.id', '=', userId)
     .executeTakeFirst();
+}
+
+export async function updateProfile(db: Db, userId: number, fields: Updateable<UsersTable>): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  await db
+    .updateTable('users')
+    .set({ ...fields, updated_at: sql`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function updateSettingsJson(
+  db: Db,
+  userId: number,
+  settings: Record<string, Record<string, unknown>>,
+) {
+  await db
+    .updateTable('users')
+    .set({ settings: sql`${JSON.stringify(settings)}::jsonb` })
+    .where('id', '=', userId)
+    .execute();
 }

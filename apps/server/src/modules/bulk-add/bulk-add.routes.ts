@@ -1,0 +1,76 @@
+import { bulkQuery, bulkRequest } from '@parley/domain/bulk-add';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { type Api, errorResponses } from '../../lib/api';
+import { requireSession } from '../../plugins/auth';
+import { bulkAddFamilies, bulkAddTeachers } from './bulk-add.service';
+
+const summary = z.object({
+  created: z.number(),
+  rolesAdded: z.number(),
+  skipped: z.number(),
+  invalid: z.number(),
+  invited: z.number(),
+});
+const status = z.enum(['new', 'add-role', 'exists', 'error']);
+const person = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });
+
+const teacherResult = z.object({
+  confirmed: z.boolean(),
+  summary,
+  rows: z.array(
+    person.extend({
+      line: z.number(),
+      title: z.string().nullable(),
+      subjects: z.array(z.string()),
+      status,
+      errors: z.array(z.string()),
+    }),
+  ),
+});
+const familyResult = z.object({
+  confirmed: z.boolean(),
+  summary,
+  rows: z.array(
+    z.object({
+      line: z.number(),
+      student: person,
+      parents: z.array(person),
+      status,
+      errors: z.array(z.string()),
+    }),
+  ),
+});
+
+// Spec §7: bulk-add-teachers (preview), then ?confirm=true&send_invite={bool}; the same for families.
+export function bulkAddRoutes(api: Api, ctx: AppContext): void {
+  const options = {
+    preHandler: requireSession(ctx.db, ['admin']),
+    bodyLimit: 5 * 1_048_576, // a school's whole roll as CSV
+  };
+  const schema = { tags: ['people'], security: [{ bearer: [] }], querystring: bulkQuery, body: bulkRequest };
+  api.post(
+    '/users/bulk-add-teachers',
+    { ...options, schema: { ...schema, response: { 200: teacherResult, ...errorResponses } } },
+    (request) =>
+      bulkAddTeachers(
+        ctx,
+        request.session?.schoolId ?? 0,
+        request.body.csv,
+        request.query.confirm === 'true',
+        request.query.send_invite === 'true',
+      ),
+  );
+  api.post(
+    '/users/bulk-add-students',
+    { ...options, schema: { ...schema, response: { 200: familyResult, ...errorResponses } } },
+    (request) =>
+      bulkAddFamilies(
+        ctx,
+        request.session?.schoolId ?? 0,
+        request.body.csv,
+        request.query.confirm === 'true',
+        request.query.send_invite === 'true',
+      ),
+  );
+}

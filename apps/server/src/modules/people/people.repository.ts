@@ -1,0 +1,286 @@
+import type { Role } from '@parley/domain/roles';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+/** The people of one role in a school, sorted by name, with the links each list shows. */
+export function listPeople(db: Db, schoolId: number, role: Role, onlyUserId?: number) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('user_roles as r', (join) => join.onRef('r.user_id', '=', 'u.id').on('r.role', '=', role))
+    .select([
+      'u.id',
+      'u.first_name',
+      'u.last_name',
+      'u.title',
+      'u.email',
+      'u.status',
+      'u.video_conference_url',
+      'r.accepted_at',
+      sql<
+        number[]
+      >`coalesce((select array_agg(ts.subject_id order by ts.subject_id) from teacher_subjects ts where ts.teacher_id = u.id), '{}')`.as(
+        'subject_ids',
+      ),
+      sql<
+        number[]
+      >`coalesce((select array_agg(ps.student_id order by ps.student_id) from parent_students ps where ps.parent_id = u.id), '{}')`.as(
+        'student_ids',
+      ),
+      sql<
+        number[]
+      >`coalesce((select array_agg(ps.parent_id order by ps.parent_id) from parent_students ps where ps.student_id = u.id), '{}')`.as(
+        'parent_ids',
+      ),
+    ])
+    .where('u.school_id', '=', schoolId)
+    .$if(onlyUserId !== undefined, (qb) => qb.where('u.id', '=', onlyUserId ?? 0))
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy(sql`lower(u.first_name)`)
+    .orderBy('u.id')
+    .execute();
+}
+
+export type PersonRow = Awaited<ReturnType<typeof listPeople>>[number];
+
+export async function findPerson(db: Db, schoolId: number, userId: number, role: Role) {
+  const [row] = await listPeople(db, schoolId, role, userId);
+  return row;
+}
+
+export function findPersonInRole(db: Db, schoolId: number, userId: number, role: Role) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('user_roles as r', 'r.user_id', 'u.id')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('u.school_id', '=', schoolId)
+    .where('u.id', '=', userId)
+    .where('r.role', '=', role)
+    .executeTakeFirst();
+}
+
+/** Ids among the given ones that hold the role in the school (to name the ones that do not). */
+export async function idsWithRole(db: Db, schoolId: number, ids: number[], role: Role): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('user_roles')
+    .select('user_id')
+    .where('school_id', '=', schoolId)
+    .where('role', '=', role)
+    .where('user_id', 'in', ids)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+export async function subjectIdsInSchool(db: Db, schoolId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('subjects')
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export function personSubjects(db: Db, teacherId: number) {
+  return db
+    .selectFrom('teacher_subjects as ts')
+    .innerJoin('subjects as s', 's.id', 'ts.subject_id')
+    .select(['s.id', 's.name'])
+    .where('ts.teacher_id', '=', teacherId)
+    .orderBy('s.name')
+    .execute();
+}
+
+export function linkedPeople(db: Db, userId: number, direction: 'children' | 'parents') {
+  const [from, to] =
+    direction === 'children'
+      ? (['parent_id', 'student_id'] as const)
+      : (['student_id', 'parent_id'] as const);
+  return db
+    .selectFrom('parent_students as ps')
+    .innerJoin('users as u', 'u.id', `ps.${to}`)
+    .select(['u.id', sql<string>`u.first_name || ' ' || u.last_name`.as('name'), 'u.email'])
+    .where(`ps.${from}`, '=', userId)
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .execute();
+}
+
+export function studentStudies(db: Db, studentId: number) {
+  return db
+    .selectFrom('student_subjects as ss')
+    .innerJoin('subjects as s', 's.id', 'ss.subject_id')
+    .leftJoin('users as t', 't.id', 'ss.teacher_id')
+    .select([
+      'ss.subject_id as subjectId',
+      's.name as subjectName',
+      'ss.teacher_id as teacherId',
+      sql<string | null>`case when t.id is null then null else t.first_name || ' ' || t.last_name end`.as(
+        'teacherName',
+      ),
+    ])
+    .where('ss.student_id', '=', studentId)
+    .orderBy('s.name')
+    .execute();
+}
+
+export async function updatePerson(
+  db: Db,
+  schoolId: number,
+  userId: number,
+  fields: {
+    title?: string | null;
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    status?: number;
+    video_conference_url?: string | null;
+  },
+): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  await db
+    .updateTable('users')
+    .set({ ...fields, updated_at: sql`now()` })
+    .where('id', '=', userId)
+    .where('school_id', '=', schoolId)
+    .execute();
+}
+
+export async function replaceTeacherSubjects(
+  db: Db,
+  schoolId: number,
+  teacherId: number,
+  subjectIds: number[],
+) {
+  await db.deleteFrom('teacher_subjects').where('teacher_id', '=', teacherId).execute();
+  if (subjectIds.length === 0) return;
+  await db
+    .insertInto('teacher_subjects')
+    .values(
+      subjectIds.map((subjectId) => ({ school_id: schoolId, teacher_id: teacherId, subject_id: subjectId })),
+    )
+    .execute();
+}
+
+export async function replaceFamilyLinks(
+  db: Db,
+  schoolId: number,
+  userId: number,
+  direction: 'children' | 'parents',
+  otherIds: number[],
+) {
+  const own = direction === 'children' ? 'parent_id' : 'student_id';
+  await db.deleteFrom('parent_students').where(own, '=', userId).execute();
+  if (otherIds.length === 0) return;
+  await db
+    .insertInto('parent_students')
+    .values(
+      otherIds.map((otherId) =>
+        direction === 'children'
+          ? { school_id: schoolId, parent_id: userId, student_id: otherId }
+          : { school_id: schoolId, parent_id: otherId, student_id: userId },
+      ),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export async function replaceStudentSubjects(
+  db: Db,
+  schoolId: number,
+  studentId: number,
+  subjects: Array<{ subjectId: number; teacherId: number | null }>,
+) {
+  await db.deleteFrom('student_subjects').where('student_id', '=', studentId).execute();
+  if (subjects.length === 0) return;
+  await db
+    .insertInto('student_subjects')
+    .values(
+      subjects.map((s) => ({
+        school_id: schoolId,
+        student_id: studentId,
+        subject_id: s.subjectId,
+        teacher_id: s.teacherId,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Locks the school's row: changes to its set of admins are serialised, so the last admin stays. */
+export async function lockSchool(db: Db, schoolId: number): Promise<void> {
+  await db.selectFrom('schools').select('id').where('id', '=', schoolId).forUpdate().execute();
+}
+
+export async function countRole(db: Db, schoolId: number, role: Role): Promise<number> {
+  const row = await db
+    .selectFrom('user_roles as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('r.school_id', '=', schoolId)
+    .where('r.role', '=', role)
+    .where('u.status', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function revokeRole(db: Db, schoolId: number, userId: number, role: Role): Promise<number> {
+  await db
+    .deleteFrom('user_roles')
+    .where('user_id', '=', userId)
+    .where('school_id', '=', schoolId)
+    .where('role', '=', role)
+    .execute();
+  const left = await db
+    .selectFrom('user_roles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(left.n);
+}
+
+export async function deleteUser(db: Db, schoolId: number, userId: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).where('school_id', '=', schoolId).execute();
+}
+
+/** Teachers of a subject in a school (spec: users/search-teachers-for-subject). */
+export function teachersForSubject(db: Db, schoolId: number, subjectId: number) {
+  return db
+    .selectFrom('teacher_subjects as ts')
+    .innerJoin('users as u', 'u.id', 'ts.teacher_id')
+    .select(['u.id', sql<string>`u.first_name || ' ' || u.last_name`.as('name'), 'u.email'])
+    .where('ts.school_id', '=', schoolId)
+    .where('ts.subject_id', '=', subjectId)
+    .where('u.status', '=', 1)
+    .orderBy('u.last_name')
+    .execute();
+}
+
+/** Staff and students who could be allowed to scan tickets, by name or email. */
+export function searchPeople(db: Db, schoolId: number, q: string, roles: Role[]) {
+  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', sql<string>`u.first_name || ' ' || u.last_name`.as('name'), 'u.email'])
+    .where('u.school_id', '=', schoolId)
+    .where('u.status', '=', 1)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_roles as r')
+          .select('r.role')
+          .whereRef('r.user_id', '=', 'u.id')
+          .where('r.role', 'in', roles),
+      ),
+    )
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(u.email)`, 'like', pattern),
+        eb(sql`lower(u.first_name || ' ' || u.last_name)`, 'like', pattern),
+      ]),
+    )
+    .orderBy('u.last_name')
+    .limit(20)
+    .execute();
+}

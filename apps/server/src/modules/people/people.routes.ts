@@ -1,0 +1,204 @@
+import { emailSearchResponse, messageResponse, searchQuery } from '@parley/domain/auth';
+import {
+  deleteQuery,
+  idQuery,
+  invitedResponse,
+  inviteRequest,
+  parentRequest,
+  parentUpdate,
+  personDetail,
+  savedResponse,
+  studentRequest,
+  studentUpdate,
+  teacherRequest,
+  teacherUpdate,
+  userListResponse,
+} from '@parley/domain/people';
+import { ROLES, type Role } from '@parley/domain/roles';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { type Api, errorResponses } from '../../lib/api';
+import { badRequest } from '../../lib/http-error';
+import { requireSession } from '../../plugins/auth';
+import { searchPeople, teachersForSubject } from './people.repository';
+import * as people from './people.service';
+
+// Spec §7 Users: the school directory. Every route is admin-only and scoped to the admin's school.
+export function peopleRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['people'];
+  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const security = [{ bearer: [] }];
+  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+
+  const lists: Array<[string, Role]> = [
+    ['/users/admins', 'admin'],
+    ['/users/teachers', 'teacher'],
+    ['/users/parents', 'parent'],
+    ['/users/students', 'student'],
+  ];
+  for (const [path, role] of lists) {
+    api.get(
+      path,
+      { ...admin, schema: { tags, security, response: { 200: userListResponse, ...errorResponses } } },
+      (request) => people.listPeople(ctx, school(request), role),
+    );
+  }
+
+  const views: Array<[string, Role]> = [
+    ['/users/view-admin-for-admin', 'admin'],
+    ['/users/view-teacher-for-admin', 'teacher'],
+    ['/users/view-parent-for-admin', 'parent'],
+    ['/users/view-student-for-admin', 'student'],
+  ];
+  for (const [path, role] of views) {
+    api.get(
+      path,
+      {
+        ...admin,
+        schema: { tags, security, querystring: idQuery, response: { 200: personDetail, ...errorResponses } },
+      },
+      (request) => people.viewPerson(ctx, school(request), request.query.id, role),
+    );
+  }
+
+  const created = { 200: savedResponse, ...errorResponses };
+  api.post(
+    '/users/invite-admin',
+    {
+      ...admin,
+      schema: { tags, security, body: inviteRequest, response: { 200: invitedResponse, ...errorResponses } },
+    },
+    (request) => people.inviteAdmin(ctx, school(request), request.body),
+  );
+  api.post(
+    '/users/create-teacher',
+    { ...admin, schema: { tags, security, body: teacherRequest, response: created } },
+    (request) => people.createTeacher(ctx, school(request), request.body),
+  );
+  api.post(
+    '/users/create-parent',
+    { ...admin, schema: { tags, security, body: parentRequest, response: created } },
+    (request) => people.createParent(ctx, school(request), request.body),
+  );
+  api.post(
+    '/users/create-student',
+    { ...admin, schema: { tags, security, body: studentRequest, response: created } },
+    (request) => people.createStudent(ctx, school(request), request.body),
+  );
+
+  api.post(
+    '/users/update-teacher',
+    { ...admin, schema: { tags, security, querystring: idQuery, body: teacherUpdate, response: created } },
+    (request) => people.updatePerson(ctx, school(request), request.query.id, 'teacher', request.body),
+  );
+  api.post(
+    '/users/update-parent',
+    { ...admin, schema: { tags, security, querystring: idQuery, body: parentUpdate, response: created } },
+    (request) => people.updatePerson(ctx, school(request), request.query.id, 'parent', request.body),
+  );
+  api.post(
+    '/users/update-student',
+    { ...admin, schema: { tags, security, querystring: idQuery, body: studentUpdate, response: created } },
+    (request) => people.updatePerson(ctx, school(request), request.query.id, 'student', request.body),
+  );
+
+  api.post(
+    '/users/delete',
+    {
+      ...admin,
+      schema: { tags, security, querystring: deleteQuery, body: z.unknown().optional(), response: created },
+    },
+    (request) => people.removeRole(ctx, school(request), request.query.id, request.query.role),
+  );
+  api.post(
+    '/users/remove-admin',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        body: z.strictObject({ id: z.number().int().positive() }),
+        response: created,
+      },
+    },
+    (request) => people.removeRole(ctx, school(request), request.body.id, 'admin'),
+  );
+
+  api.get(
+    '/users/search-email',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: searchQuery,
+        response: { 200: emailSearchResponse, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      items: request.query.q.trim()
+        ? await searchPeople(ctx.db, school(request), request.query.q.trim(), [...ROLES])
+        : [],
+    }),
+  );
+  api.get(
+    '/users/search-can-scan-users',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: searchQuery,
+        response: { 200: emailSearchResponse, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      items: request.query.q.trim()
+        ? await searchPeople(ctx.db, school(request), request.query.q.trim(), ['admin', 'teacher', 'student'])
+        : [],
+    }),
+  );
+  api.get(
+    '/users/search-teachers-for-subject',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: z.strictObject({ subject_id: z.coerce.number().int().positive() }),
+        response: { 200: emailSearchResponse, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      items: await teachersForSubject(ctx.db, school(request), request.query.subject_id),
+    }),
+  );
+
+  // Spec §7 Messages: message-types/send with "sendTeacherInviteEmail" (and the same for the other roles).
+  const inviteMessages: Record<string, Role> = {
+    sendTeacherInviteEmail: 'teacher',
+    sendParentInviteEmail: 'parent',
+    sendStudentInviteEmail: 'student',
+    sendAdminInviteEmail: 'admin',
+  };
+  api.post(
+    '/message-types/send',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        body: z.strictObject({
+          messageTypeName: z.string().max(60),
+          data: z.strictObject({ userId: z.number().int().positive() }),
+        }),
+        response: { 200: messageResponse, ...errorResponses },
+      },
+    },
+    (request) => {
+      const role = inviteMessages[request.body.messageTypeName];
+      if (!role) throw badRequest('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
+      return people.sendInvite(ctx, school(request), request.body.data.userId, role);
+    },
+  );
+}

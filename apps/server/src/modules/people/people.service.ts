@@ -1,0 +1,267 @@
+import { SERVER_TEXT } from '@parley/domain/messages';
+import {
+  type ParentRequest,
+  STATUS_ICONS,
+  STATUS_LABELS,
+  type StudentRequest,
+  type TeacherRequest,
+  type UserListItem,
+} from '@parley/domain/people';
+import { ROLE_LABELS, type Role, USER_TYPE_IDS } from '@parley/domain/roles';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { conflict, notFound, unprocessable } from '../../lib/http-error';
+import { inviteUser, sendInvitation } from '../invitations/invitations.service';
+import { revokeTokens } from '../tokens/tokens.repository';
+import { findRoles } from '../users/users.repository';
+import * as repo from './people.repository';
+
+const PERSON_NOT_FOUND = 'Person not found.';
+
+export function toListItem(row: repo.PersonRow, role: Role): UserListItem {
+  const status = row.status === 1 ? 1 : 0;
+  return {
+    id: row.id,
+    name: `${row.first_name} ${row.last_name}`,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    title: row.title,
+    email: row.email,
+    status,
+    statusLabel: STATUS_LABELS[status],
+    statusIcon: STATUS_ICONS[status],
+    userTypeId: USER_TYPE_IDS[role],
+    invitation: row.accepted_at ? 'accepted' : 'pending',
+    ...(role === 'teacher' && { subjectIds: row.subject_ids }),
+    ...(role === 'parent' && { studentIds: row.student_ids }),
+    ...(role === 'student' && { parentIds: row.parent_ids }),
+  };
+}
+
+export async function listPeople(ctx: AppContext, schoolId: number, role: Role) {
+  const rows = await repo.listPeople(ctx.db, schoolId, role);
+  return { items: rows.map((row) => toListItem(row, role)) };
+}
+
+export async function viewPerson(ctx: AppContext, schoolId: number, userId: number, role: Role) {
+  const row = await repo.findPerson(ctx.db, schoolId, userId, role);
+  if (!row) throw notFound(PERSON_NOT_FOUND);
+  const [roles, subjects, children, parents, studies] = await Promise.all([
+    findRoles(ctx.db, userId),
+    repo.personSubjects(ctx.db, userId),
+    repo.linkedPeople(ctx.db, userId, 'children'),
+    repo.linkedPeople(ctx.db, userId, 'parents'),
+    repo.studentStudies(ctx.db, userId),
+  ]);
+  return {
+    ...toListItem(row, role),
+    roles,
+    subjects,
+    children,
+    parents,
+    studies,
+    videoConferenceUrl: row.video_conference_url,
+  };
+}
+
+/** Ids the client sent that are not what they claim (another school's, a parent given as a child…). */
+async function checkLinks(
+  db: Db,
+  schoolId: number,
+  links: { subjectIds?: number[]; studentIds?: number[]; parentIds?: number[]; teacherIds?: number[] },
+) {
+  const errors: Record<string, string[]> = {};
+  const check = async (
+    field: string,
+    ids: number[] | undefined,
+    found: (ids: number[]) => Promise<number[]>,
+    text: string,
+  ) => {
+    if (!ids?.length) return;
+    const known = new Set(await found(ids));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length) errors[field] = [`${text}: ${unknown.join(', ')}`];
+  };
+  await check(
+    'subjectIds',
+    links.subjectIds,
+    (ids) => repo.subjectIdsInSchool(db, schoolId, ids),
+    'Unknown subject',
+  );
+  await check(
+    'studentIds',
+    links.studentIds,
+    (ids) => repo.idsWithRole(db, schoolId, ids, 'student'),
+    'Unknown student',
+  );
+  await check(
+    'parentIds',
+    links.parentIds,
+    (ids) => repo.idsWithRole(db, schoolId, ids, 'parent'),
+    'Unknown parent',
+  );
+  await check(
+    'subjects',
+    links.teacherIds,
+    (ids) => repo.idsWithRole(db, schoolId, ids, 'teacher'),
+    'Unknown teacher',
+  );
+  if (Object.keys(errors).length) throw unprocessable(SERVER_TEXT.invalidInput, errors);
+}
+
+type Created = { userId: number };
+
+async function createPerson(
+  ctx: AppContext,
+  schoolId: number,
+  role: Role,
+  body: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    title?: string | null | undefined;
+    sendInvite: boolean;
+  },
+  link: (trx: Db, created: Created) => Promise<void>,
+) {
+  const userId = await ctx.db.transaction().execute(async (trx) => {
+    const invited = await inviteUser(ctx, trx, schoolId, { ...body, role }, { sendMail: body.sendInvite });
+    if (!invited.roleAdded) {
+      const text = `${body.email} is already a ${ROLE_LABELS[role].toLowerCase()} of this school.`;
+      throw conflict(text, { email: [text] });
+    }
+    if (invited.created && body.title)
+      await repo.updatePerson(trx, schoolId, invited.userId, { title: body.title });
+    await link(trx, { userId: invited.userId });
+    return invited.userId;
+  });
+  return {
+    id: userId,
+    message: body.sendInvite
+      ? `Invitation sent to ${body.email}.`
+      : `${body.firstName} ${body.lastName} added.`,
+  };
+}
+
+export async function createTeacher(
+  ctx: AppContext,
+  schoolId: number,
+  body: TeacherRequest & { sendInvite: boolean; subjectIds: number[] },
+) {
+  await checkLinks(ctx.db, schoolId, { subjectIds: body.subjectIds });
+  return createPerson(ctx, schoolId, 'teacher', body, (trx, { userId }) =>
+    repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds),
+  );
+}
+
+export async function createParent(
+  ctx: AppContext,
+  schoolId: number,
+  body: ParentRequest & { sendInvite: boolean; studentIds: number[] },
+) {
+  await checkLinks(ctx.db, schoolId, { studentIds: body.studentIds });
+  return createPerson(ctx, schoolId, 'parent', body, (trx, { userId }) =>
+    repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds),
+  );
+}
+
+export async function createStudent(
+  ctx: AppContext,
+  schoolId: number,
+  body: StudentRequest & {
+    sendInvite: boolean;
+    parentIds: number[];
+    subjects: Array<{ subjectId: number; teacherId: number | null }>;
+  },
+) {
+  await checkLinks(ctx.db, schoolId, {
+    parentIds: body.parentIds,
+    subjectIds: body.subjects.map((s) => s.subjectId),
+    teacherIds: body.subjects.flatMap((s) => (s.teacherId ? [s.teacherId] : [])),
+  });
+  return createPerson(ctx, schoolId, 'student', body, async (trx, { userId }) => {
+    await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
+    await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+  });
+}
+
+type PersonUpdate = {
+  title?: string | null | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  email?: string | undefined;
+  status?: 0 | 1 | undefined;
+  subjectIds?: number[] | undefined;
+  studentIds?: number[] | undefined;
+  parentIds?: number[] | undefined;
+  subjects?: Array<{ subjectId: number; teacherId: number | null }> | undefined;
+};
+
+/** Updates a teacher, parent or student of the school; deactivating ends their sessions at once. */
+export async function updatePerson(
+  ctx: AppContext,
+  schoolId: number,
+  userId: number,
+  role: Role,
+  body: PersonUpdate,
+) {
+  if (!(await repo.findPersonInRole(ctx.db, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
+  await checkLinks(ctx.db, schoolId, {
+    subjectIds: [...(body.subjectIds ?? []), ...(body.subjects ?? []).map((s) => s.subjectId)],
+    studentIds: body.studentIds,
+    parentIds: body.parentIds,
+    teacherIds: (body.subjects ?? []).flatMap((s) => (s.teacherId ? [s.teacherId] : [])),
+  });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.updatePerson(trx, schoolId, userId, {
+        ...(body.title !== undefined && { title: body.title }),
+        ...(body.firstName !== undefined && { first_name: body.firstName }),
+        ...(body.lastName !== undefined && { last_name: body.lastName }),
+        ...(body.email !== undefined && { email: body.email }),
+        ...(body.status !== undefined && { status: body.status }),
+      });
+      if (body.status === 0) await revokeTokens(trx, userId, ['access']);
+      if (body.subjectIds) await repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds);
+      if (body.studentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds);
+      if (body.parentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
+      if (body.subjects) await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') {
+      throw conflict(SERVER_TEXT.emailTaken, { email: [SERVER_TEXT.emailTaken] });
+    }
+    throw error;
+  }
+  return { id: userId, message: 'Saved.' };
+}
+
+/** Removes one role; the account goes when no role is left. The last active admin cannot be removed. */
+export async function removeRole(ctx: AppContext, schoolId: number, userId: number, role: Role) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await repo.lockSchool(trx, schoolId);
+    if (!(await repo.findPersonInRole(trx, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
+    if (role === 'admin' && (await repo.countRole(trx, schoolId, 'admin')) <= 1) {
+      throw conflict('A school needs at least one admin. Invite another admin first.');
+    }
+    const left = await repo.revokeRole(trx, schoolId, userId, role);
+    if (left === 0) await repo.deleteUser(trx, schoolId, userId);
+    return { id: userId, message: left === 0 ? 'Removed.' : `${ROLE_LABELS[role]} role removed.` };
+  });
+}
+
+export async function inviteAdmin(
+  ctx: AppContext,
+  schoolId: number,
+  body: { email: string; firstName: string; lastName: string },
+) {
+  return createPerson(ctx, schoolId, 'admin', { ...body, sendInvite: true }, async () => {});
+}
+
+/** Sends (again) the invitation of one role: the "Send invite" button and message-types/send. */
+export async function sendInvite(ctx: AppContext, schoolId: number, userId: number, role: Role) {
+  const person = await repo.findPersonInRole(ctx.db, schoolId, userId, role);
+  if (!person) throw notFound(PERSON_NOT_FOUND);
+  await ctx.db.transaction().execute((trx) => sendInvitation(ctx, trx, userId, role));
+  return { message: `Invitation sent to ${person.email}.` };
+}

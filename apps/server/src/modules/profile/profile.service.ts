@@ -1,0 +1,79 @@
+import { SERVER_TEXT } from '@parley/domain/messages';
+import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
+import { SETTINGS_DEFAULTS } from '@parley/domain/school';
+import type { AppContext } from '../../context';
+import { forbidden, notFound, unprocessable } from '../../lib/http-error';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashToken } from '../../lib/tokens';
+import { currentUser } from '../accounts/accounts.service';
+import { revokeOtherAccessTokens } from '../tokens/tokens.repository';
+import { findUserById, setPassword, updateProfile, updateSettingsJson } from '../users/users.repository';
+
+type Session = { userId: number; schoolId: number; roles: string[]; token: string };
+
+/** A user reads and edits their own record; an admin may read and edit anyone's in the school. */
+async function assertMayAccess(ctx: AppContext, session: Session, userId: number) {
+  const target = await findUserById(ctx.db, userId);
+  if (!target || target.school_id !== session.schoolId) throw notFound(SERVER_TEXT.notFound);
+  if (userId !== session.userId && !session.roles.includes('admin')) throw forbidden(SERVER_TEXT.forbidden);
+  return target;
+}
+
+export async function viewUser(ctx: AppContext, session: Session, userId: number) {
+  await assertMayAccess(ctx, session, userId);
+  return currentUser(ctx, userId);
+}
+
+export async function updateUser(ctx: AppContext, session: Session, userId: number, body: ProfileUpdate) {
+  await assertMayAccess(ctx, session, userId);
+  await updateProfile(ctx.db, userId, {
+    ...(body.title !== undefined && { title: body.title }),
+    ...(body.firstName !== undefined && { first_name: body.firstName }),
+    ...(body.lastName !== undefined && { last_name: body.lastName }),
+    ...(body.videoConferenceUrl !== undefined && { video_conference_url: body.videoConferenceUrl }),
+  });
+  return currentUser(ctx, userId);
+}
+
+/** Changing the password keeps this session and ends every other one. */
+export async function changePassword(ctx: AppContext, session: Session, body: ChangePasswordRequest) {
+  const user = await findUserById(ctx.db, session.userId);
+  if (!user || !(await verifyPassword(user.password_hash, body.currentPassword))) {
+    const text = 'Current password is incorrect.';
+    throw unprocessable(text, { currentPassword: [text] });
+  }
+  const passwordHash = await hashPassword(body.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setPassword(trx, user.id, passwordHash);
+    await revokeOtherAccessTokens(trx, user.id, hashToken(session.token));
+  });
+  return { message: 'Your password has been changed.' };
+}
+
+function grouped(stored: Record<string, Record<string, unknown>>) {
+  return {
+    notifications: { ...SETTINGS_DEFAULTS.notifications, ...stored.notifications },
+    display: { ...SETTINGS_DEFAULTS.display, ...stored.display },
+  };
+}
+
+export async function settings(ctx: AppContext, userId: number) {
+  const user = await findUserById(ctx.db, userId);
+  return { groupedSettings: grouped(user?.settings ?? {}) };
+}
+
+export async function updateSettings(ctx: AppContext, userId: number, body: SettingsUpdate) {
+  const user = await findUserById(ctx.db, userId);
+  const current = grouped(user?.settings ?? {});
+  const next = {
+    notifications: { ...current.notifications, ...body.notifications },
+    display: { ...current.display, ...body.display },
+  };
+  await updateSettingsJson(ctx.db, userId, next);
+  return { groupedSettings: next };
+}
+
+export async function registerDeviceToken(ctx: AppContext, userId: number, deviceToken: string) {
+  await updateProfile(ctx.db, userId, { device_token: deviceToken });
+  return { message: 'Device registered.' };
+}
