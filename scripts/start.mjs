@@ -1,5 +1,6 @@
-// npm start: build the web app when its sources are newer than the build, then run the one server process.
-import { spawn, spawnSync } from 'node:child_process';
+// npm start: the one server process, and the web build when its sources are newer than the last build.
+// Both start together: the database opens and migrates while Vite builds, so the app is up when the build lands.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,14 +14,18 @@ function newestMtime(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
-if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
-  console.log('Building the web app…');
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
 const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
+
+if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
+  console.log('Building the web app…');
+  const build = spawn('npx', ['vite', 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
+  build.on('exit', (code) => {
+    if (code === 0) return console.log('Web app built.');
+    console.error('The web app failed to build.');
+    server.kill('SIGTERM');
+  });
+}

@@ -99,7 +99,10 @@ export function readCsv(text: string, required: string[]): ParsedCsv {
   const headers = parsed.meta.fields ?? [];
   const missing = required.filter((column) => !headers.includes(column));
   if (missing.length)
-    return { rows: [], error: `Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };
+    return {
+      rows: [],
+      error: `Missing column${missing.length > 1 ? 's' : ''}: ${missing.map((c) => COLUMN_LABELS[c] ?? c).join(', ')}`,
+    };
   if (parsed.data.length > BULK_MAX_ROWS)
     return { rows: [], error: `At most ${BULK_MAX_ROWS} rows at a time` };
   return { rows: parsed.data.map((cells, index) => ({ line: index + 2, cells })), error: null };

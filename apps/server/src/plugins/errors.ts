@@ -10,6 +10,10 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND', // the database host's name does not resolve (its container is restarting)
+  'EAI_AGAIN',
   '57P01', // admin shutdown
   '57P03', // cannot connect now
   '53300', // too many connections

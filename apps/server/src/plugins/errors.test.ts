@@ -1,0 +1,141 @@
+import { SERVER_TEXT } from '@parley/domain/messages';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError, unauthorized } from '../lib/http-error';
+import { isUnavailable, registerErrorHandling } from './errors';
+
+/** An error as the pg driver or Node's net module raise it. */
+function driverError(code: string, message = `driver failure ${code}`) {
+  return Object.assign(new Error(message), { code });
+}
+
+describe('registerErrorHandling', () => {
+  let app: FastifyInstance;
+  let thrown: unknown;
+  beforeAll(async () => {
+    app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    app.get('/throw', async () => {
+      throw thrown;
+    });
+    app.post('/echo', async (request) => ({ got: request.body }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const raise = async (error: unknown) => {
+    thrown = error;
+    return app.inject({ method: 'GET', url: '/throw' });
+  };
+
+  it.each([
+    ['57P01', 'terminating connection due to administrator command'],
+    ['57P03', 'the database system is starting up'],
+    ['53300', 'sorry, too many clients already'],
+    ['08006', 'connection failure'],
+    ['08001', 'unable to connect'],
+    ['55P03', 'canceling statement due to lock timeout'],
+    ['57014', 'canceling statement due to statement timeout'],
+    ['40001', 'could not serialize access'],
+    ['40P01', 'deadlock detected'],
+    ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'],
+    ['ECONNRESET', 'read ECONNRESET'],
+    ['ETIMEDOUT', 'connect ETIMEDOUT'],
+    ['ENOTFOUND', 'getaddrinfo ENOTFOUND db'],
+    ['EAI_AGAIN', 'getaddrinfo EAI_AGAIN db'],
+  ])('a database outage (%s) answers 503 { retry: true } and no details', async (code, message) => {
+    const response = await raise(driverError(code, message));
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ message: SERVER_TEXT.unavailable, retry: true });
+  });
+
+  it.each([
+    'Connection terminated unexpectedly',
+    'Connection terminated due to connection timeout',
+    'timeout exceeded when trying to connect',
+  ])('the pg pool message %j answers 503 { retry: true }', async (message) => {
+    const response = await raise(new Error(message));
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ message: 'The service is busy. Please try again.', retry: true });
+  });
+
+  it('anything else is a 500 with a plain message: no stack, no error text, no code', async () => {
+    const error = driverError('23505', 'duplicate key value violates unique constraint "users_email_key"');
+    const response = await raise(error);
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ message: SERVER_TEXT.serverError });
+    expect(response.body).not.toContain('users_email_key');
+    expect(response.body).not.toContain(' at ');
+
+    const typeError = await raise(new TypeError("Cannot read properties of undefined (reading 'id')"));
+    expect(typeError.statusCode).toBe(500);
+    expect(typeError.json()).toEqual({ message: SERVER_TEXT.serverError });
+  });
+
+  it('an HttpError answers its status, message, field errors and extras', async () => {
+    const withErrors = await raise(new HttpError(409, 'Taken.', { email: ['Taken.'] }));
+    expect(withErrors.statusCode).toBe(409);
+    expect(withErrors.json()).toEqual({ message: 'Taken.', errors: { email: ['Taken.'] } });
+    const logout = await raise(unauthorized(SERVER_TEXT.unauthenticated));
+    expect(logout.statusCode).toBe(401);
+    expect(logout.json()).toEqual({ message: SERVER_TEXT.unauthenticated, action: 'logout' });
+  });
+
+  it('a client error from Fastify keeps a 4xx status; a 429 says the rate-limit text', async () => {
+    const tooMany = await raise(Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 }));
+    expect(tooMany.statusCode).toBe(429);
+    expect(tooMany.json()).toEqual({ message: SERVER_TEXT.rateLimited });
+    const gone = await raise(Object.assign(new Error('Gone away'), { statusCode: 410 }));
+    expect(gone.statusCode).toBe(400);
+    expect(gone.json()).toEqual({ message: 'Gone away' });
+  });
+
+  it("Fastify's own body parser errors answer 400 with the shared texts", async () => {
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: SERVER_TEXT.malformedJson });
+    const large = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: 'y'.repeat(1_100_000) }),
+    });
+    expect(large.statusCode).toBe(400);
+    expect(large.json()).toEqual({ message: SERVER_TEXT.bodyTooLarge });
+    const media = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/xml' },
+      body: '<a/>',
+    });
+    expect(media.statusCode).toBe(400);
+    expect(media.json()).toEqual({ message: SERVER_TEXT.unsupportedMediaType });
+  });
+});
+
+describe('isUnavailable', () => {
+  it('is false for client mistakes and programming errors', () => {
+    for (const error of [
+      driverError('23505'),
+      driverError('22P02'),
+      driverError('42P01'),
+      new Error('boom'),
+      null,
+      undefined,
+      'ECONNREFUSED',
+      { code: 57 },
+    ]) {
+      expect(isUnavailable(error)).toBe(false);
+    }
+  });
+
+  it('is true for any connection-class SQLSTATE (08xxx)', () => {
+    for (const code of ['08000', '08003', '08004', '08P01'])
+      expect(isUnavailable(driverError(code))).toBe(true);
+  });
+});

@@ -1,0 +1,256 @@
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import { AUTH_ERRORS, AUTH_TEXT, VALIDATION } from '@parley/domain/messages';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setNavigate } from '../lib/navigation';
+import { queryClient } from '../lib/query-client';
+import { reloadSession } from '../lib/session';
+import { AppProviders } from './providers';
+import { appRoutes } from './router';
+
+// Screen flows through the real router, guard, providers and API client; only fetch is faked.
+
+type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const siteConfig = { appName: 'Parley', version: '1.0.5', turnstileSiteKey: null, devMailbox: true };
+
+const user = {
+  id: 7,
+  status: 1,
+  accessToken: null,
+  deviceToken: null,
+  title: null,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  fullName: 'Ada Lovelace',
+  email: 'ada@hill.test',
+  userTypeId: 2,
+  userTypeName: 'Admin',
+  userTypes: [{ id: 2, name: 'Admin' }],
+  videoConferenceUrl: null,
+  role: 'admin',
+  roles: ['admin'],
+  subjectsLabels: '',
+  clickRole: 'admin',
+  iAmAdmin: true,
+  isAdmin: true,
+  isTeacher: false,
+  isParent: false,
+  isStudent: false,
+  loginCount: 1,
+  groupedSettings: {},
+  subscriberName: 'Hill School',
+  schoolId: 3,
+};
+
+let routes: Record<string, Handler>;
+let requests: { path: string; init: RequestInit }[];
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  setNavigate((to) => {
+    void router.navigate(to);
+  });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const isDisabled = (element: HTMLElement) => (element as HTMLButtonElement).disabled;
+
+function type(label: string, value: string) {
+  const input = screen.getByLabelText(label);
+  fireEvent.input(input, { target: { value } });
+  fireEvent.blur(input);
+  return input as HTMLInputElement;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  reloadSession();
+  queryClient.clear();
+  requests = [];
+  routes = { '/api/site/config': () => json(200, siteConfig) };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      requests.push({ path: url.pathname + url.search, init });
+      const handler = routes[url.pathname];
+      return handler ? handler(url, init) : json(404, { message: 'Not found.' });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('login screen', () => {
+  it('keeps Log In disabled until the form is valid and shows field rules', async () => {
+    renderAt('/login');
+    const button = await screen.findByRole('button', { name: 'Log In' });
+    expect(isDisabled(button)).toBe(true);
+    expect(screen.getByText(AUTH_TEXT.loginNote)).toBeTruthy();
+
+    type('Email', 'not-an-email');
+    type('Password', 'short');
+    expect(await screen.findByText(VALIDATION.invalidEmail)).toBeTruthy();
+    expect(await screen.findByText(VALIDATION.passwordMin)).toBeTruthy();
+    expect(isDisabled(button)).toBe(true);
+
+    type('Email', 'ada@hill.test');
+    type('Password', 'long enough');
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+  });
+
+  it('links to reset password, register and resend invitation', async () => {
+    renderAt('/auth/login');
+    expect((await screen.findByRole('link', { name: 'Reset password' })).getAttribute('href')).toBe(
+      '/auth/request-reset',
+    );
+    expect(screen.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe('/auth/register');
+    expect(screen.getByRole('link', { name: 'Resend invitation' }).getAttribute('href')).toBe(
+      '/auth/resend-invitation',
+    );
+  });
+
+  it('shows the server message on failure and keeps what was typed', async () => {
+    routes['/api/user/login'] = () => json(401, { message: 'Incorrect email or password.' });
+    renderAt('/auth/login');
+    const email = type('Email', 'ada@hill.test');
+    const password = type('Password', 'wrong password');
+    const button = await screen.findByRole('button', { name: 'Log In' });
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+    fireEvent.click(button);
+
+    expect(await screen.findByText('Incorrect email or password.')).toBeTruthy();
+    expect(email.value).toBe('ada@hill.test');
+    expect(password.value).toBe('wrong password');
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+  });
+
+  it('shows the first message of each field of the server errors, else the fallback', async () => {
+    routes['/api/user/login'] = () =>
+      json(422, {
+        message: 'Please correct the highlighted fields.',
+        errors: { email: ['Email first', 'Email second'], password: ['Password first'] },
+      });
+    renderAt('/auth/login');
+    type('Email', 'ada@hill.test');
+    type('Password', 'password1');
+    const button = await screen.findByRole('button', { name: 'Log In' });
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+    fireEvent.click(button);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Email first');
+    expect(alert.textContent).toContain('Password first');
+    expect(alert.textContent).not.toContain('Email second');
+    expect(alert.textContent).not.toContain('Please correct');
+
+    routes['/api/user/login'] = () => new Response('bad gateway', { status: 502 });
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(AUTH_ERRORS.loginFailed));
+  });
+
+  it('stores the session, clears cached lists and goes home on success', async () => {
+    localStorage.setItem(STORAGE_KEYS.teachers, '[]');
+    localStorage.setItem(STORAGE_KEYS.lastViewAsRole, 'parent');
+    routes['/api/user/login'] = () => json(200, { accessToken: 'tok-9', user, message: 'Welcome' });
+    routes['/api/site/index'] = () => json(200, { subscriberName: 'Hill School', viewAsSelectorItems: [] });
+    const router = renderAt('/auth/login');
+    type('Email', 'ADA@hill.test ');
+    type('Password', 'password1');
+    const button = await screen.findByRole('button', { name: 'Log In' });
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+    fireEvent.click(button);
+
+    expect(await screen.findByText('Welcome, Ada')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/home');
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('tok-9');
+    expect(localStorage.getItem(STORAGE_KEYS.teachers)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.lastViewAsRole)).toBeNull();
+    const login = requests.find((request) => request.path === '/api/user/login');
+    expect(JSON.parse(String(login?.init.body))).toEqual({ email: 'ada@hill.test', password: 'password1' });
+  });
+});
+
+describe('guarded navigation', () => {
+  it('sends a visitor from a private page to login', async () => {
+    const router = renderAt('/events');
+    await screen.findByRole('button', { name: 'Log In' });
+    expect(router.state.location.pathname).toBe('/auth/login');
+  });
+
+  it('renders a placeholder page with its heading for a logged-in admin', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+    localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+    reloadSession();
+    renderAt('/teachers');
+    expect(await screen.findByRole('heading', { name: 'Teachers' })).toBeTruthy();
+  });
+
+  it('clears the stored session when a verify page opens', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+    localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+    reloadSession();
+    renderAt('/verify-email');
+    expect(await screen.findByText(AUTH_ERRORS.verifyEmailNoToken)).toBeTruthy();
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.currentUser)).toBeNull();
+  });
+});
+
+describe('register screen', () => {
+  it('checks the email live and blocks an email already in use', async () => {
+    routes['/api/users/search-email-for-signup'] = (url) =>
+      json(200, { exists: url.searchParams.get('q') === 'taken@hill.test' });
+    renderAt('/register');
+    await screen.findByRole('button', { name: 'Register' });
+    expect(screen.getByText(AUTH_TEXT.registerNote)).toBeTruthy();
+
+    type('School name', 'Hill School');
+    type('First name', 'Ada');
+    type('Last name', 'Lovelace');
+    type('Password', 'password1');
+    type('Email', 'taken@hill.test');
+    expect(await screen.findByText(VALIDATION.emailInUse)).toBeTruthy();
+    expect(isDisabled(screen.getByRole('button', { name: 'Register' }))).toBe(true);
+
+    type('Email', 'free@hill.test');
+    await waitFor(() => expect(screen.queryByText(VALIDATION.emailInUse)).toBeNull());
+    await waitFor(() => expect(isDisabled(screen.getByRole('button', { name: 'Register' }))).toBe(false));
+  });
+
+  it('says "Error checking email" when the check fails, and shows the success dialog', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    routes['/api/users/search-email-for-signup'] = () => json(500, { message: 'boom' });
+    routes['/api/site/signup'] = () => json(200, { success: true, message: 'ok' });
+    const router = renderAt('/auth/register');
+    type('School name', 'Hill School');
+    type('First name', 'Ada');
+    type('Last name', 'Lovelace');
+    type('Email', 'ada@hill.test');
+    type('Password', 'password1');
+    expect(await screen.findByText(VALIDATION.emailCheckFailed)).toBeTruthy();
+
+    const button = screen.getByRole('button', { name: 'Register' });
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+    fireEvent.click(button);
+    expect(await screen.findByText(AUTH_TEXT.registerSuccess)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Go to login' }));
+    });
+    expect(router.state.location.pathname).toBe('/auth/login');
+  });
+});

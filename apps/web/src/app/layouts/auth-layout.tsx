@@ -1,0 +1,50 @@
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { Outlet } from 'react-router';
+import { GlobalProgress } from '../../components/global-progress';
+import { useSession } from '../../lib/session';
+import { useAppHeading } from '../use-app-heading';
+import { ThemeToggleButton } from './theme-toggle-button';
+
+/** Authentication pages: centred content, a thin progress bar while authentication loads. */
+export function AuthLayout() {
+  const { loadingAuth } = useSession();
+  const heading = useAppHeading();
+  return (
+    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
+      {loadingAuth ? (
+        <LinearProgress
+          aria-label="Checking your session"
+          sx={{ position: 'fixed', top: 0, left: 0, right: 0, height: 2 }}
+        />
+      ) : (
+        <GlobalProgress />
+      )}
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 1 }}>
+        <ThemeToggleButton />
+      </Box>
+      <Box
+        component="main"
+        sx={{
+          flexGrow: 1,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          justifyContent: 'center',
+          px: { xs: 1.5, md: 3 },
+          pb: { xs: 3, md: 6 },
+        }}
+      >
+        <Typography
+          component="h1"
+          variant="h4"
+          sx={{ fontWeight: 700, mb: { xs: 2, md: 3 }, textAlign: 'center' }}
+        >
+          {heading}
+        </Typography>
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

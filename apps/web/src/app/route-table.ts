@@ -1,0 +1,144 @@
+import { NAMED_ROUTES, type RouteName } from '@parley/domain/routes';
+
+// Every route of spec §2 as data: where it is, which layout frames it, who may open it and what it
+// shows. The guard (route-guard.ts) and the router (router.tsx) both read this table.
+
+/**
+ * - `private`: needs a login; an unauthenticated visitor is sent to login.
+ * - `guest`: for visitors; a logged-in user is sent home.
+ * - `public`: anyone (invite acceptance, set-password, verify pages, booking pages, logout, dev mailbox).
+ */
+export type Access = 'private' | 'guest' | 'public';
+
+export type LayoutId = 'auth' | 'main' | 'booking' | 'plain';
+
+export type ScreenId =
+  | 'login'
+  | 'register'
+  | 'verify-school'
+  | 'verify-email'
+  | 'logout'
+  | 'request-reset'
+  | 'reset-password'
+  | 'resend-invitation'
+  | 'set-new-password'
+  | 'set-teacher-password'
+  | 'accept-admin-invite'
+  | 'accept-teacher-invite'
+  | 'accept-parent-invite'
+  | 'accept-student-invite'
+  | 'home'
+  | 'dev-mailbox'
+  | 'placeholder';
+
+export type RouteEntry = {
+  path: string;
+  name?: RouteName;
+  layout: LayoutId;
+  access: Access;
+  screen: ScreenId;
+  /** Page heading (placeholders show only this). */
+  title: string;
+  /** Mobile header shows a back arrow (the spec's showBackArrow flag). */
+  backArrow?: boolean;
+  /** Spec §6 flags this route admin-only; the guard sends other logged-in users home. */
+  adminOnly?: boolean;
+};
+
+const path = (name: RouteName) => NAMED_ROUTES[name];
+
+const authRoute = (name: RouteName, screen: ScreenId, access: Access, title: string): RouteEntry => ({
+  path: path(name),
+  name,
+  layout: 'auth',
+  access,
+  screen,
+  title,
+});
+
+const page = (name: RouteName, title: string, extra: Partial<RouteEntry> = {}): RouteEntry => ({
+  path: path(name),
+  name,
+  layout: 'main',
+  access: 'private',
+  screen: 'placeholder',
+  title,
+  ...extra,
+});
+
+export const ROUTES: readonly RouteEntry[] = [
+  // Auth group
+  authRoute('login', 'login', 'guest', 'Log in'),
+  authRoute('register', 'register', 'guest', 'Register'),
+  authRoute('verify-school', 'verify-school', 'public', 'Verify school'),
+  authRoute('verify-email', 'verify-email', 'public', 'Verify email'),
+  authRoute('logout', 'logout', 'public', 'Logout'),
+  authRoute('request-reset', 'request-reset', 'guest', 'Reset password'),
+  authRoute('reset-password', 'reset-password', 'guest', 'Reset password'),
+  authRoute('resend-invitation', 'resend-invitation', 'guest', 'Resend invitation'),
+  authRoute('set-new-password', 'set-new-password', 'public', 'Set password'),
+  authRoute('set-teacher-password', 'set-teacher-password', 'public', 'Set password'),
+
+  // Main layout
+  page('home', 'Home', { screen: 'home' }),
+  page('events', 'Events'),
+  page('events.current', 'Current event', { backArrow: true }),
+  page('events.view', 'Event', { backArrow: true }),
+  page('events.view-teacher-event', 'Teacher event', { backArrow: true }),
+  page('events.view-parent-event', 'Parent event', { backArrow: true }),
+  page('events.view-student-event', 'Student event', { backArrow: true }),
+  page('event.details-teacher', 'Event details', { backArrow: true }),
+  page('event.details-parent', 'Event details', { backArrow: true }),
+  page('event.details-student', 'Event details', { backArrow: true }),
+  page('load-test', 'Load test', { adminOnly: true }),
+  page('admins', 'Admins'),
+  page('admins.view', 'Admin', { backArrow: true }),
+  page('admins.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-admin-invite' }),
+  page('teachers.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-teacher-invite' }),
+  page('parents.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-parent-invite' }),
+  page('students.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-student-invite' }),
+  page('teachers', 'Teachers'),
+  page('teachers.view', 'Teacher', { backArrow: true }),
+  page('teachers.bulkadd', 'Bulk add teachers', { backArrow: true }),
+  page('parents', 'Parents'),
+  page('parents.view', 'Parent', { backArrow: true }),
+  page('students', 'Students'),
+  page('students.view', 'Student', { backArrow: true }),
+  page('subjects', 'Subjects'),
+  page('subjects.view', 'Subject', { backArrow: true }),
+  page('welcome', 'Welcome'),
+  page('school', 'School'),
+  page('billing', 'Billing'),
+  page('profile', 'My profile'),
+  page('settings', 'Settings'),
+
+  // Booking layout (public)
+  page('book.event', 'Book event', { layout: 'booking', access: 'public' }),
+  page('book.ptevent', 'Book parent-teacher meeting', { layout: 'booking', access: 'public' }),
+
+  // Development
+  {
+    path: path('dev.mailbox'),
+    name: 'dev.mailbox',
+    layout: 'plain',
+    access: 'public',
+    screen: 'dev-mailbox',
+    title: 'Dev mailbox',
+  },
+];
+
+/** Root aliases (spec §2). The query string and hash are kept (verification and invite tokens). */
+export const ALIASES: Readonly<Record<string, string>> = {
+  '/': path('home'),
+  '/auth': path('login'),
+  '/login': path('login'),
+  '/register': path('register'),
+  '/verify-email': path('verify-email'),
+  '/verify-school': path('verify-school'),
+  '/logout': path('logout'),
+  '/request-reset': path('request-reset'),
+  '/reset-password': path('reset-password'),
+  '/set-new-password': path('set-new-password'),
+  '/resend-invitation': path('resend-invitation'),
+  '/accept-admin-invite': path('admins.accept-invite'),
+};

@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { loginRequest } from '@parley/domain/auth';
+import { AUTH_ERRORS, AUTH_TEXT } from '@parley/domain/messages';
+import { routeTo } from '@parley/domain/routes';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { useColorMode } from '../../../components/color-mode';
+import { FormAlert } from '../../../components/form-alert';
+import { FormCard } from '../../../components/form-card';
+import { FormTextField } from '../../../components/form-text-field';
+import { TurnstileWidget } from '../../../components/turnstile-widget';
+import { errorLines } from '../../../lib/api-client';
+import { useSiteConfig } from '../../../lib/site-config';
+import { BUTTONS, LABELS, LINKS, PAGE_TITLES } from '../../../lib/ui-text';
+import { completeLogin, login } from '../api';
+import { AuthLinks } from './auth-links';
+
+const schema = loginRequest.omit({ botCheckToken: true });
+type FormInput = z.input<typeof schema>;
+type FormOutput = z.output<typeof schema>;
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { config } = useSiteConfig();
+  const { mode } = useColorMode();
+  const siteKey = config.turnstileSiteKey;
+  const [botCheckToken, setBotCheckToken] = useState<string | null>(null);
+  const [botCheckReset, setBotCheckReset] = useState(0);
+
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isValid },
+  } = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+
+  const mutation = useMutation({
+    mutationFn: login,
+    onSuccess: (response) => {
+      completeLogin(response);
+      navigate(routeTo('home'), { replace: true });
+    },
+    onError: () => {
+      if (siteKey) setBotCheckReset((count) => count + 1); // bot-check tokens are single use
+    },
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    mutation.mutate(botCheckToken ? { ...values, botCheckToken } : values),
+  );
+  const waitingForBotCheck = Boolean(siteKey) && !botCheckToken;
+
+  return (
+    <FormCard title={PAGE_TITLES.login}>
+      <form noValidate onSubmit={onSubmit}>
+        <Stack spacing={1}>
+          <FormAlert lines={mutation.isError ? errorLines(mutation.error, AUTH_ERRORS.loginFailed) : []} />
+          <FormTextField
+            label={LABELS.email}
+            type="email"
+            autoComplete="email"
+            registration={register('email')}
+            error={errors.email?.message}
+          />
+          <FormTextField
+            label={LABELS.password}
+            type="password"
+            autoComplete="current-password"
+            registration={register('password')}
+            error={errors.password?.message}
+          />
+          {siteKey ? (
+            <TurnstileWidget
+              siteKey={siteKey}
+              theme={mode}
+              onToken={setBotCheckToken}
+              resetKey={botCheckReset}
+            />
+          ) : null}
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            disabled={!isValid || mutation.isPending || waitingForBotCheck}
+            sx={{ mt: 1 }}
+          >
+            {BUTTONS.logIn}
+          </Button>
+        </Stack>
+      </form>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
+        {AUTH_TEXT.loginNote}
+      </Typography>
+      <AuthLinks
+        links={[
+          { to: routeTo('request-reset'), label: LINKS.resetPassword },
+          { to: routeTo('register'), label: LINKS.register },
+          { to: routeTo('resend-invitation'), label: LINKS.resendInvitation },
+        ]}
+      />
+    </FormCard>
+  );
+}

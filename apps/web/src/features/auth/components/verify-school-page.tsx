@@ -1,0 +1,146 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { emailRequest } from '@parley/domain/auth';
+import { AUTH_ERRORS, AUTH_TEXT, UI_TEXT } from '@parley/domain/messages';
+import { routeTo } from '@parley/domain/routes';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { FormCard } from '../../../components/form-card';
+import { FormTextField } from '../../../components/form-text-field';
+import { useSnackbar } from '../../../components/snackbar';
+import { ApiError } from '../../../lib/api-client';
+import { useSiteConfig } from '../../../lib/site-config';
+import { BUTTONS, LABELS, LINKS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
+import { resendSchoolVerification, verifySchoolQuery } from '../api';
+import { AuthLinks } from './auth-links';
+import { useClearSessionOnOpen } from './use-clear-session-on-open';
+
+/** Spec §8: the server's message or error field, else the fallback. */
+function verifySchoolError(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.serverMessage) return error.serverMessage;
+  const body = error.body as { error?: unknown } | null;
+  return typeof body?.error === 'string' && body.error ? body.error : null;
+}
+
+type FormInput = z.input<typeof emailRequest>;
+type FormOutput = z.output<typeof emailRequest>;
+
+function ResendVerificationForm() {
+  const showSnackbar = useSnackbar();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isValid },
+  } = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(emailRequest),
+    mode: 'onTouched',
+    defaultValues: { email: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: resendSchoolVerification,
+    onSuccess: (result) => showSnackbar(result.message, 'success'),
+    onError: (error) => {
+      console.error('Resend school verification failed', error);
+      showSnackbar(AUTH_ERRORS.resendVerificationSnackbar, 'error');
+    },
+  });
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+      <Typography variant="body2" color="text.secondary">
+        {SCREEN_TEXT.resendVerificationHelp}
+      </Typography>
+      {mutation.isSuccess ? (
+        <Alert severity="success" sx={{ mt: 2 }}>
+          {mutation.data.message}
+        </Alert>
+      ) : null}
+      {mutation.isError ? (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {AUTH_ERRORS.resendVerificationFailed}
+        </Alert>
+      ) : null}
+      <FormTextField
+        label={LABELS.email}
+        type="email"
+        autoComplete="email"
+        registration={register('email')}
+        error={errors.email?.message}
+      />
+      <Button
+        type="submit"
+        variant="outlined"
+        fullWidth
+        disabled={!isValid || mutation.isPending}
+        sx={{ mt: 1 }}
+      >
+        {BUTTONS.resendVerification}
+      </Button>
+    </form>
+  );
+}
+
+export function VerifySchoolPage() {
+  useClearSessionOnOpen();
+  const showSnackbar = useSnackbar();
+  const { config } = useSiteConfig();
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const query = useQuery({ ...verifySchoolQuery(token), enabled: token !== '' });
+
+  const errorText = !token
+    ? AUTH_ERRORS.verifySchoolNoToken
+    : query.isError
+      ? (verifySchoolError(query.error) ?? AUTH_ERRORS.verifySchoolFailed)
+      : null;
+
+  const snackbarShown = useRef(false);
+  useEffect(() => {
+    if (!errorText || snackbarShown.current) return;
+    snackbarShown.current = true;
+    // Spec §8: the snackbar shows the server's error, else "Verification failed".
+    showSnackbar(verifySchoolError(query.error) ?? AUTH_ERRORS.verifySchoolSnackbar, 'error');
+  }, [errorText, query.error, showSnackbar]);
+
+  return (
+    <FormCard title={PAGE_TITLES.verifySchool}>
+      <Stack spacing={2}>
+        {token && query.isPending ? (
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <CircularProgress size={20} />
+            <Typography>{SCREEN_TEXT.verifying}</Typography>
+          </Stack>
+        ) : null}
+        {query.isSuccess ? (
+          <>
+            <Alert severity="success">{AUTH_TEXT.schoolVerified(config.appName)}</Alert>
+            <Button component={RouterLink} to={routeTo('login')} variant="contained" fullWidth>
+              {BUTTONS.goToLoginCapital}
+            </Button>
+          </>
+        ) : null}
+        {errorText ? (
+          <>
+            <Alert severity="error">{errorText}</Alert>
+            <Divider />
+            <ResendVerificationForm />
+          </>
+        ) : null}
+      </Stack>
+      <AuthLinks
+        links={[
+          { to: routeTo('home'), label: LINKS.home },
+          { to: routeTo('register'), label: UI_TEXT.needToRegister },
+        ]}
+      />
+    </FormCard>
+  );
+}

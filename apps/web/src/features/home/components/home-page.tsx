@@ -1,0 +1,63 @@
+import RefreshIcon from '@mui/icons-material/Refresh';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { AUTH_ERRORS } from '@parley/domain/messages';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { PageHeading } from '../../../components/page-heading';
+import { useSnackbar } from '../../../components/snackbar';
+import { serverMessage } from '../../../lib/api-client';
+import { setCurrentUser, setSubscriberName, useSession } from '../../../lib/session';
+import { BUTTONS, SCREEN_TEXT } from '../../../lib/ui-text';
+import { fetchCurrentUser, siteIndexQuery } from '../api';
+
+export function HomePage() {
+  const { user, subscriberName } = useSession();
+  const showSnackbar = useSnackbar();
+  const index = useQuery({ ...siteIndexQuery, enabled: Boolean(user?.role) });
+
+  useEffect(() => {
+    if (index.data) setSubscriberName(index.data.subscriberName);
+  }, [index.data]);
+
+  useEffect(() => {
+    if (index.isError) showSnackbar(serverMessage(index.error, SCREEN_TEXT.homeRefreshFailed), 'error');
+  }, [index.isError, index.error, showSnackbar]);
+
+  const refresh = useMutation({
+    mutationFn: fetchCurrentUser,
+    onSuccess: (fresh) => setCurrentUser(fresh),
+    onError: (error) => showSnackbar(serverMessage(error, SCREEN_TEXT.homeRefreshFailed), 'error'),
+  });
+
+  const heading = index.data?.subscriberName ?? subscriberName ?? user?.subscriberName ?? '';
+
+  if (!user?.role) {
+    return (
+      <Stack spacing={2} sx={{ maxWidth: 560 }}>
+        <Alert severity="warning">{AUTH_ERRORS.missingRole}</Alert>
+        <div>
+          <Button
+            variant="outlined"
+            startIcon={<RefreshIcon />}
+            onClick={() => refresh.mutate()}
+            disabled={refresh.isPending}
+          >
+            {BUTTONS.refresh}
+          </Button>
+        </div>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack spacing={1}>
+      <PageHeading>{heading}</PageHeading>
+      <Typography variant="h6" component="p">
+        {SCREEN_TEXT.welcome(user.firstName)}
+      </Typography>
+    </Stack>
+  );
+}
