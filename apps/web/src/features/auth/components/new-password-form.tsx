@@ -24,6 +24,8 @@ export function NewPasswordForm({ passwordLabel, submitLabel, pending, errorLine
   const {
     register,
     handleSubmit,
+    trigger,
+    getFieldState,
     formState: { errors, isValid },
   } = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(resetPasswordRequest),
@@ -39,7 +41,13 @@ export function NewPasswordForm({ passwordLabel, submitLabel, pending, errorLine
           label={passwordLabel}
           type="password"
           autoComplete="new-password"
-          registration={register('password', { deps: ['confirmPassword'] })}
+          registration={register('password', {
+            // Re-check the confirmation only once the person has filled it in: an error under a field
+            // they have not reached yet would be noise (and shift the layout under their pointer).
+            onChange: () => {
+              if (getFieldState('confirmPassword').isTouched) void trigger('confirmPassword');
+            },
+          })}
           error={errors.password?.message}
         />
         <FormTextField

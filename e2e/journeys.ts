@@ -1,0 +1,76 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+// Steps the journeys share. Each waits for what a person would see before going on.
+
+let counter = 0;
+export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now()}.${++counter}@example.org`;
+export const PASSWORD = 'correct horse battery';
+
+export async function waitForPath(page: Page, path: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path, { timeout: 15_000 });
+}
+
+/** Opens the newest mail to an address in the dev mailbox page and returns the URL of its link. */
+export async function linkFromMailbox(
+  page: Page,
+  baseUrl: string,
+  subject: string | RegExp,
+): Promise<string> {
+  await page.goto(`${baseUrl}/dev/mailbox`);
+  await page.getByRole('list', { name: 'Mails' }).getByRole('button', { name: subject }).first().click();
+  const link = page.getByRole('article').getByRole('link').first();
+  const href = await link.getAttribute('href');
+  expect(href).toBeTruthy();
+  return href ?? '';
+}
+
+/** The newest mail's link for an address, through the dev mailbox API (for steps that are not the point). */
+export async function linkFromMailboxApi(baseUrl: string, to: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/api/dev/mailbox`);
+    const { items } = (await response.json()) as { items: Array<{ to: string; links: string[] }> };
+    const mail = items.find((item) => item.to === to.toLowerCase());
+    if (mail?.links[0]) return mail.links[0];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await waitForPath(page, '/auth/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await waitForPath(page, '/home');
+}
+
+/** Opens the user menu (wide) or the overflow menu (phone). */
+export async function openUserMenu(page: Page, phone: boolean): Promise<void> {
+  await page.getByRole('button', { name: phone ? 'Open menu' : 'Open user menu' }).click();
+}
+
+/** Registers and verifies a school through the API, then returns the admin's token. */
+export async function schoolThroughApi(baseUrl: string, name: string) {
+  const email = uniqueEmail('admin');
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${baseUrl}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+  await post('site/signup', {
+    subscriberName: name,
+    firstName: 'Ada',
+    lastName: 'Admin',
+    email,
+    password: PASSWORD,
+  });
+  const link = new URL(await linkFromMailboxApi(baseUrl, email));
+  await fetch(`${baseUrl}/api/site/verify-school${link.search}`);
+  const login = await post('user/login', { email, password: PASSWORD });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  return { email, accessToken, post: (path: string, body: unknown) => post(path, body, accessToken) };
+}
