@@ -44,7 +44,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1_048_576,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from a proxy on this host or the private network (a load balancer),
+    // and then only the address that proxy saw: `true` took the left-most entry, which any client can write,
+    // and so dodged every per-IP rate limit.
+    trustProxy: 'loopback, linklocal, uniquelocal',
     routerOptions: { maxParamLength: 200 },
   });
   app.setValidatorCompiler(validatorCompiler);

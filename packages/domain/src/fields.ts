@@ -22,26 +22,26 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const emailField = text()
   .trim()
-  .min(1, VALIDATION.required)
+  .min(1, { error: VALIDATION.required, abort: true })
   .max(EMAIL_MAX, VALIDATION.invalidEmail)
   .regex(EMAIL_PATTERN, VALIDATION.invalidEmail)
   .transform((value) => value.toLowerCase());
 
 export const passwordField = text()
-  .min(1, VALIDATION.required)
+  .min(1, { error: VALIDATION.required, abort: true })
   .min(PASSWORD_MIN, VALIDATION.passwordMin)
   .max(PASSWORD_MAX, VALIDATION.passwordMax);
 
 export const schoolNameField = text()
   .trim()
-  .min(1, VALIDATION.required)
+  .min(1, { error: VALIDATION.required, abort: true })
   .min(SCHOOL_NAME_MIN, VALIDATION.schoolNameMin)
   .max(NAME_MAX, VALIDATION.nameMax);
 
 export const personNameField = text()
   .trim()
-  .min(1, VALIDATION.required)
+  .min(1, { error: VALIDATION.required, abort: true })
   .min(PERSON_NAME_MIN, VALIDATION.personNameMin)
   .max(NAME_MAX, VALIDATION.nameMax);
 
-export const tokenField = text().trim().min(1, VALIDATION.required).max(200);
+export const tokenField = text().trim().min(1, { error: VALIDATION.required, abort: true }).max(200);

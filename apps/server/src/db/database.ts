@@ -10,11 +10,18 @@ export type Db = Kysely<Database>;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /** PostgreSQL when a URL is given, else embedded PGlite in dataDir (or in memory for ':memory:'). */
-export function openDatabase(options: { databaseUrl?: string | undefined; dataDir?: string }): Db {
+export function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** How long a request waits for a pooled connection before answering 503 (default 5 s). */
+  connectionTimeoutMs?: number;
+}): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 20,
+      // Without it a request waits forever for an unresponsive server or a drained pool; with it, 503 + retry.
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
       // Every request stays bounded: a lock or a slow statement gives up instead of piling up.
       options: '-c lock_timeout=3000 -c statement_timeout=10000',
     });

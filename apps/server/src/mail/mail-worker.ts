@@ -6,7 +6,7 @@ const BATCH = 10;
 const LEASE_SECONDS = 120;
 const MAX_ATTEMPTS = 12;
 
-/** Exponential backoff: 10 s, 20 s, 40 s … capped at 30 minutes (about 4 hours in all before giving up). */
+/** Exponential backoff: 10 s, 20 s, 40 s … capped at 30 minutes (11 waits, about 2 h 13 min, before giving up). */
 export function retryDelaySeconds(attempts: number): number | null {
   if (attempts >= MAX_ATTEMPTS) return null;
   return Math.min(10 * 2 ** (attempts - 1), 1800);

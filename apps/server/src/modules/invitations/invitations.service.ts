@@ -2,7 +2,7 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import { badRequest, conflict } from '../../lib/http-error';
+import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
 import { enforceRateLimit } from '../../lib/rate-limit';
 import { RATE_RULES } from '../../lib/rate-limiter';
@@ -109,6 +109,11 @@ export async function acceptWithPassword(ctx: AppContext, roles: Role[], token: 
   const userId = await ctx.db.transaction().execute(async (trx) => {
     const live = await findLiveToken(trx, token, 'invite');
     if (!live?.role || !roles.includes(live.role as Role)) throw invalidInvitation();
+    const user = await findUserById(trx, live.user_id);
+    if (!user) throw invalidInvitation();
+    if (user.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);
+    // An invitation never replaces a password someone already has: that is what a reset is for.
+    if (user.password_hash !== null) throw conflict(SERVER_TEXT.invitationAccepted);
     const used = await consumeToken(trx, token, 'invite');
     if (!used) throw invalidInvitation();
     await setPassword(trx, used.user_id, passwordHash);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+/** parseConfig's error for env, which must be a ConfigError. */
+function failure(env: Record<string, string | undefined>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected parseConfig(${JSON.stringify(env)}) to throw`);
+}
+
+describe('parseConfig', () => {
+  it('has working defaults: port 3000, local app URL, embedded database, dev mailbox on', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      appUrl: 'http://localhost:3000',
+      appName: 'Parley',
+      databaseUrl: undefined,
+      dataDir: './data',
+      smtpUrl: undefined,
+      mailFrom: 'Parley <no-reply@localhost>',
+      redisUrl: undefined,
+      turnstileSecret: undefined,
+      logLevel: 'info',
+      devMailbox: true,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = parseConfig({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      APP_URL: 'https://parley.example.org///',
+      APP_NAME: 'Evenings',
+      DATABASE_URL: 'postgresql://u:p@db:5432/parley',
+      DATA_DIR: '/var/lib/parley',
+      SMTP_URL: 'smtps://u:p@mail.example.org:465',
+      MAIL_FROM: 'School <school@example.org>',
+      REDIS_URL: 'redis://cache:6379',
+      TURNSTILE_SECRET: 'secret',
+      TURNSTILE_SITE_KEY: 'site-key',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/srv/web',
+    });
+    expect(config).toEqual({
+      env: 'production',
+      port: 8080,
+      host: '127.0.0.1',
+      appUrl: 'https://parley.example.org',
+      appName: 'Evenings',
+      databaseUrl: 'postgresql://u:p@db:5432/parley',
+      dataDir: '/var/lib/parley',
+      smtpUrl: 'smtps://u:p@mail.example.org:465',
+      mailFrom: 'School <school@example.org>',
+      redisUrl: 'redis://cache:6379',
+      turnstileSecret: 'secret',
+      turnstileSiteKey: 'site-key',
+      logLevel: 'warn',
+      webDist: '/srv/web',
+      devMailbox: false,
+    });
+  });
+
+  it('treats an empty variable as not set', () => {
+    const config = parseConfig({ PORT: '', DATABASE_URL: '', SMTP_URL: '', APP_NAME: '' });
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      appName: 'Parley',
+    });
+  });
+
+  it('the app URL follows PORT when APP_URL is not set', () => {
+    expect(parseConfig({ PORT: '4100' }).appUrl).toBe('http://localhost:4100');
+  });
+
+  it('turns the dev mailbox off with SMTP_URL, and never has it in production', () => {
+    expect(parseConfig({ SMTP_URL: 'smtp://localhost:1025' }).devMailbox).toBe(false);
+    expect(parseConfig({ NODE_ENV: 'test' }).devMailbox).toBe(true);
+    expect(parseConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).devMailbox).toBe(false);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '0' }],
+    ['PORT', { PORT: '80.5' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['APP_URL', { APP_URL: 'parley.example.org' }],
+    ['APP_URL', { APP_URL: 'ftp://parley.example.org' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/parley' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.org' }],
+    ['REDIS_URL', { REDIS_URL: 'cache:6379' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['APP_NAME', { APP_NAME: 'x'.repeat(41) }],
+    ['MAIL_FROM', { MAIL_FROM: 'ab' }],
+  ])('a bad %s throws a ConfigError with one line naming it', (variable, env) => {
+    const error = failure(env);
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeLessThan(200);
+  });
+
+  it('refuses production without SMTP_URL, naming SMTP_URL', () => {
+    const error = failure({ NODE_ENV: 'production' });
+    expect(error.message).toBe('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  });
+
+  it('does not echo a secret from a bad URL back into the message', () => {
+    const error = failure({ DATABASE_URL: 'mysql://admin:hunter2@db/parley' });
+    expect(error.message).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,258 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../../test/test-db';
+import type { Db } from '../db/database';
+import { retryDelaySeconds, sendDueMail, startMailWorker } from './mail-worker';
+import { claimDueMail, enqueueMail } from './outbox.repository';
+import type { MailMessage, MailTransport } from './transport';
+
+describe('retryDelaySeconds', () => {
+  it('doubles from 10 s, caps at 30 minutes and gives up at the 12th attempt', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map(retryDelaySeconds)).toEqual([10, 20, 40, 80, 160, 320, 640, 1280]);
+    expect(retryDelaySeconds(9)).toBe(1800);
+    expect(retryDelaySeconds(11)).toBe(1800);
+    expect(retryDelaySeconds(12)).toBeNull();
+    expect(retryDelaySeconds(50)).toBeNull();
+    // Eleven waits in all before the mail is marked failed: a bit over two hours of SMTP outage is survived.
+    const total = Array.from({ length: 11 }, (_, i) => retryDelaySeconds(i + 1) ?? 0).reduce((a, b) => a + b);
+    expect(total).toBe(7950);
+  });
+});
+
+/** A stand-in for SMTP: can be down, slow or flaky; records every message it accepted. */
+function fakeSmtp() {
+  const accepted: MailMessage[] = [];
+  const state = { down: false, delayMs: 0, failEvery: 0, calls: 0, closed: 0 };
+  const transport: MailTransport = {
+    async send(message) {
+      state.calls += 1;
+      if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+      if (state.down) throw new Error('connect ECONNREFUSED 127.0.0.1:587');
+      if (state.failEvery && state.calls % state.failEvery === 0) throw new Error('421 try again later');
+      accepted.push(message);
+    },
+    close() {
+      state.closed += 1;
+    },
+  };
+  /** How many times each outbox id was handed to SMTP successfully. */
+  const sendsById = () => {
+    const counts = new Map<number, number>();
+    for (const message of accepted) {
+      const id = Number(/^<outbox-(\d+)@parley>$/.exec(message.messageId)?.[1]);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  };
+  return { transport, state, accepted, sendsById };
+}
+
+describe('sendDueMail', () => {
+  let testDb: TestDb;
+  let db: Db;
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    db = testDb.db;
+  });
+  afterAll(() => testDb.close());
+  beforeEach(async () => {
+    await db.deleteFrom('mail_outbox').execute();
+  });
+
+  async function enqueue(count: number): Promise<number[]> {
+    for (let i = 0; i < count; i++) {
+      await enqueueMail(db, {
+        schoolId: null,
+        to: `person${i}@example.org`,
+        subject: `Subject ${i}`,
+        text: `Text ${i}`,
+        html: `<p>Html ${i}</p>`,
+        links: [`http://parley.test/auth/reset-password?token=t${i}`],
+      });
+    }
+    const rows = await db.selectFrom('mail_outbox').select('id').orderBy('id').execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Time passes: every pending mail's backoff is over. */
+  const makeDue = () =>
+    db
+      .updateTable('mail_outbox')
+      .set({ next_attempt_at: sql`now() - interval '1 second'` })
+      .where('status', '=', 'pending')
+      .execute();
+  const rows = () => db.selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+
+  it('hands SMTP the stored message with a stable Message-ID and marks it sent', async () => {
+    const [id] = await enqueue(1);
+    const smtp = fakeSmtp();
+    expect(await sendDueMail(db, smtp.transport)).toBe(1);
+    expect(smtp.accepted).toEqual([
+      {
+        to: 'person0@example.org',
+        subject: 'Subject 0',
+        text: 'Text 0',
+        html: '<p>Html 0</p>',
+        messageId: `<outbox-${id}@parley>`,
+        links: ['http://parley.test/auth/reset-password?token=t0'],
+      },
+    ]);
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, locked_until: null, last_error: null });
+    expect(row?.sent_at).toBeInstanceOf(Date);
+  });
+
+  it('SMTP down for a while: nothing is lost, nothing is sent twice, backoff is respected', async () => {
+    const ids = await enqueue(25); // more than one batch of 10
+    const smtp = fakeSmtp();
+    smtp.state.down = true;
+
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    let all = await rows();
+    expect(all.every((row) => row.status === 'pending' && row.attempts === 1)).toBe(true);
+    expect(all[0]?.last_error).toBe('connect ECONNREFUSED 127.0.0.1:587');
+    expect(all[0]?.locked_until).toBeNull();
+    const waitMs = (all[0]?.next_attempt_at.getTime() ?? 0) - Date.now();
+    expect(waitMs).toBeGreaterThan(5_000);
+    expect(waitMs).toBeLessThan(15_000);
+
+    // Not due yet: an immediate second pass leaves them alone.
+    const callsBefore = smtp.state.calls;
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    expect(smtp.state.calls).toBe(callsBefore);
+
+    await makeDue();
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    all = await rows();
+    expect(all.every((row) => row.status === 'pending' && row.attempts === 2)).toBe(true);
+
+    smtp.state.down = false; // SMTP is back
+    await makeDue();
+    expect(await sendDueMail(db, smtp.transport)).toBe(25);
+    await makeDue();
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+
+    all = await rows();
+    expect(all.every((row) => row.status === 'sent' && row.attempts === 3 && row.last_error === null)).toBe(
+      true,
+    );
+    const sends = smtp.sendsById();
+    expect([...sends.keys()].sort((a, b) => a - b)).toEqual(ids);
+    expect([...sends.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('a flaky SMTP (every third send fails) still delivers each mail exactly once over several passes', async () => {
+    const ids = await enqueue(17);
+    const smtp = fakeSmtp();
+    smtp.state.failEvery = 3;
+    let passes = 0;
+    while ((await rows()).some((row) => row.status === 'pending') && passes < 10) {
+      await sendDueMail(db, smtp.transport);
+      await makeDue();
+      passes += 1;
+    }
+    expect(passes).toBeGreaterThan(1);
+    const sends = smtp.sendsById();
+    expect([...sends.keys()].sort((a, b) => a - b)).toEqual(ids);
+    expect([...sends.values()].every((n) => n === 1)).toBe(true);
+    expect((await rows()).every((row) => row.status === 'sent')).toBe(true);
+  });
+
+  it('two concurrent passes never send the same row', async () => {
+    const ids = await enqueue(30);
+    const smtp = fakeSmtp();
+    smtp.state.delayMs = 5; // slow enough that both passes are in flight together
+    const [a, b] = await Promise.all([sendDueMail(db, smtp.transport), sendDueMail(db, smtp.transport)]);
+    expect(a + b).toBe(30);
+    const sends = smtp.sendsById();
+    expect(sends.size).toBe(ids.length);
+    expect([...sends.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('a row leased by another run is skipped until its lease ends', async () => {
+    const [leasedId, freeId] = await enqueue(2);
+    // Another worker leases the first row (and is, say, still talking to SMTP).
+    const leased = await claimDueMail(db, 1, 120);
+    expect(leased.map((row) => row.id)).toEqual([leasedId]);
+
+    const smtp = fakeSmtp();
+    expect(await sendDueMail(db, smtp.transport)).toBe(1);
+    expect(smtp.accepted.map((m) => m.messageId)).toEqual([`<outbox-${freeId}@parley>`]);
+
+    // That worker died: once the lease is over, the row is picked up again (once).
+    await db
+      .updateTable('mail_outbox')
+      .set({ locked_until: sql`now() - interval '1 second'` })
+      .where('id', '=', leasedId ?? 0)
+      .execute();
+    expect(await sendDueMail(db, smtp.transport)).toBe(1);
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    expect(smtp.accepted.map((m) => m.messageId)).toEqual([
+      `<outbox-${freeId}@parley>`,
+      `<outbox-${leasedId}@parley>`,
+    ]);
+  });
+
+  it('gives up after the last attempt: the mail is marked failed and left alone', async () => {
+    const [id] = await enqueue(1);
+    await db
+      .updateTable('mail_outbox')
+      .set({ attempts: 11 })
+      .where('id', '=', id ?? 0)
+      .execute();
+    const smtp = fakeSmtp();
+    smtp.state.down = true;
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'failed', attempts: 12 });
+    smtp.state.down = false;
+    await db.updateTable('mail_outbox').set({ next_attempt_at: sql`now() - interval '1 day'` }).execute();
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    expect(smtp.accepted).toEqual([]);
+  });
+
+  it('startMailWorker polls until stopped, then closes the transport', async () => {
+    await enqueue(3);
+    const smtp = fakeSmtp();
+    const errors: unknown[] = [];
+    const worker = startMailWorker({
+      db,
+      transport: smtp.transport,
+      intervalMs: 10,
+      onError: (e) => errors.push(e),
+    });
+    for (let i = 0; i < 200 && smtp.accepted.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await enqueue(1); // arrives while the worker is running
+    for (let i = 0; i < 200 && smtp.accepted.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(smtp.accepted).toHaveLength(4);
+    expect(smtp.state.closed).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('startMailWorker reports a failed pass (database down) and keeps polling', async () => {
+    let calls = 0;
+    const brokenDb = {
+      updateTable() {
+        calls += 1;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      },
+      selectFrom() {
+        throw new Error('unreachable');
+      },
+    } as unknown as Db;
+    const errors: unknown[] = [];
+    const smtp = fakeSmtp();
+    const worker = startMailWorker({
+      db: brokenDb,
+      transport: smtp.transport,
+      intervalMs: 5,
+      onError: (e) => errors.push(e),
+    });
+    for (let i = 0; i < 200 && errors.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    await worker.stop();
+    expect(errors.length).toBeGreaterThanOrEqual(3);
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(smtp.accepted).toEqual([]);
+  });
+});
