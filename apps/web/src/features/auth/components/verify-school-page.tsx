@@ -1,26 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { emailRequest } from '@parley/domain/auth';
 import { AUTH_ERRORS, AUTH_TEXT, UI_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import type { z } from 'zod';
 import { FormCard } from '../../../components/form-card';
-import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
 import { ApiError } from '../../../lib/api-client';
 import { useSiteConfig } from '../../../lib/site-config';
-import { BUTTONS, LABELS, LINKS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
+import { BUTTONS, LINKS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
 import { resendSchoolVerification, verifySchoolQuery } from '../api';
 import { AuthLinks } from './auth-links';
+import { EmailForm } from './email-form';
 import { useClearSessionOnOpen } from './use-clear-session-on-open';
 
 /** Spec §8: the server's message or error field, else the fallback. */
@@ -31,20 +27,8 @@ function verifySchoolError(error: unknown): string | null {
   return typeof body?.error === 'string' && body.error ? body.error : null;
 }
 
-type FormInput = z.input<typeof emailRequest>;
-type FormOutput = z.output<typeof emailRequest>;
-
 function ResendVerificationForm() {
   const showSnackbar = useSnackbar();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isValid },
-  } = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(emailRequest),
-    mode: 'onTouched',
-    defaultValues: { email: '' },
-  });
   const mutation = useMutation({
     mutationFn: resendSchoolVerification,
     onSuccess: (result) => showSnackbar(result.message, 'success'),
@@ -54,37 +38,23 @@ function ResendVerificationForm() {
     },
   });
   return (
-    <form noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+    <>
       <Typography variant="body2" color="text.secondary">
         {SCREEN_TEXT.resendVerificationHelp}
       </Typography>
-      {mutation.isSuccess ? (
-        <Alert severity="success" sx={{ mt: 2 }}>
-          {mutation.data.message}
-        </Alert>
-      ) : null}
-      {mutation.isError ? (
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {AUTH_ERRORS.resendVerificationFailed}
-        </Alert>
-      ) : null}
-      <FormTextField
-        label={LABELS.email}
-        type="email"
-        autoComplete="email"
-        registration={register('email')}
-        error={errors.email?.message}
-      />
-      <Button
-        type="submit"
+      <EmailForm
+        submitLabel={BUTTONS.resendVerification}
+        pending={mutation.isPending}
+        onSubmit={mutation.mutate}
         variant="outlined"
-        fullWidth
-        disabled={!isValid || mutation.isPending}
-        sx={{ mt: 1 }}
-      >
-        {BUTTONS.resendVerification}
-      </Button>
-    </form>
+        status={
+          <>
+            {mutation.isSuccess ? <Alert severity="success">{mutation.data.message}</Alert> : null}
+            {mutation.isError ? <Alert severity="error">{AUTH_ERRORS.resendVerificationFailed}</Alert> : null}
+          </>
+        }
+      />
+    </>
   );
 }
 
