@@ -54,19 +54,35 @@ export const studentRequest = z.strictObject({
 });
 export type StudentRequest = z.input<typeof studentRequest>;
 
-/** Updates change only the fields sent; status 1/0 activates or deactivates (spec §4). */
-export const teacherUpdate = teacherRequest
-  .omit({ sendInvite: true })
-  .partial()
-  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
-export const parentUpdate = parentRequest
-  .omit({ sendInvite: true })
-  .partial()
-  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
-export const studentUpdate = studentRequest
-  .omit({ sendInvite: true })
-  .partial()
-  .extend({ status: z.union([z.literal(0), z.literal(1)]).optional() });
+/**
+ * Updates change only the fields sent (spec §4 status 1/0 activates or deactivates). No defaults here:
+ * a list that is not sent keeps the links it had (a `.default([])` would wipe them on every edit).
+ */
+const status = z.union([z.literal(0), z.literal(1)]).optional();
+export const teacherUpdate = z.strictObject({
+  title: title.optional(),
+  firstName: personNameField.optional(),
+  lastName: personNameField.optional(),
+  email: emailField.optional(),
+  subjectIds: ids.optional(),
+  status,
+});
+export const parentUpdate = z.strictObject({
+  title: title.optional(),
+  firstName: personNameField.optional(),
+  lastName: personNameField.optional(),
+  email: emailField.optional(),
+  studentIds: ids.optional(),
+  status,
+});
+export const studentUpdate = z.strictObject({
+  firstName: personNameField.optional(),
+  lastName: personNameField.optional(),
+  email: emailField.optional(),
+  parentIds: ids.optional(),
+  subjects: z.array(studentSubject).max(50).optional(),
+  status,
+});
 
 export const userListItem = z.object({
   id: z.number(),

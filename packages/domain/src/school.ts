@@ -98,6 +98,14 @@ export const SETTINGS_DEFAULTS = {
   display: { theme: 'dark' },
 } as const;
 
+/** The stored settings over their defaults: every group and key is always present. */
+export function withSettingsDefaults(stored: Record<string, Record<string, unknown>>) {
+  return {
+    notifications: { ...SETTINGS_DEFAULTS.notifications, ...stored.notifications },
+    display: { ...SETTINGS_DEFAULTS.display, ...stored.display },
+  };
+}
+
 export const settingsUpdate = z.strictObject({
   notifications: z
     .strictObject({

@@ -42,6 +42,17 @@ const familyResult = z.object({
   ),
 });
 
+const bulkOptions = (request: {
+  session: { schoolId: number } | null;
+  body: { csv: string };
+  query: { confirm?: string | undefined; send_invite?: string | undefined };
+}) => ({
+  schoolId: request.session?.schoolId ?? 0,
+  csv: request.body.csv,
+  confirm: request.query.confirm === 'true',
+  sendInvite: request.query.send_invite === 'true',
+});
+
 // Spec §7: bulk-add-teachers (preview), then ?confirm=true&send_invite={bool}; the same for families.
 export function bulkAddRoutes(api: Api, ctx: AppContext): void {
   const options = {
@@ -52,25 +63,11 @@ export function bulkAddRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/users/bulk-add-teachers',
     { ...options, schema: { ...schema, response: { 200: teacherResult, ...errorResponses } } },
-    (request) =>
-      bulkAddTeachers(
-        ctx,
-        request.session?.schoolId ?? 0,
-        request.body.csv,
-        request.query.confirm === 'true',
-        request.query.send_invite === 'true',
-      ),
+    (request) => bulkAddTeachers(ctx, bulkOptions(request)),
   );
   api.post(
     '/users/bulk-add-students',
     { ...options, schema: { ...schema, response: { 200: familyResult, ...errorResponses } } },
-    (request) =>
-      bulkAddFamilies(
-        ctx,
-        request.session?.schoolId ?? 0,
-        request.body.csv,
-        request.query.confirm === 'true',
-        request.query.send_invite === 'true',
-      ),
+    (request) => bulkAddFamilies(ctx, bulkOptions(request)),
   );
 }

@@ -4,6 +4,7 @@ import {
   checkFamilyRows,
   checkTeacherRows,
   FAMILY_COLUMNS,
+  type RowStatus,
   readCsv,
   TEACHER_COLUMNS,
 } from '@parley/domain/bulk-add';
@@ -103,17 +104,24 @@ function dedupe(grants: Array<{ userId: number; role: Role }>) {
   });
 }
 
-export async function bulkAddTeachers(
+type Options = { schoolId: number; csv: string; confirm: boolean; sendInvite: boolean };
+
+/**
+ * The shared shape of a bulk add: check every row against what the school holds, and on confirm write
+ * the good rows (people, roles, invitations, then the links) in one transaction. Preview only reads.
+ */
+async function bulkAdd<Row extends { status: RowStatus }>(
   ctx: AppContext,
-  schoolId: number,
-  csv: string,
-  confirm: boolean,
-  sendInvite: boolean,
+  options: Options,
+  input: {
+    emails: string[];
+    check: (context: BulkContext) => Row[];
+    people: (good: Row[]) => Array<Person & { role: Role }>;
+    link: (db: Db, good: Row[], ids: Map<string, number>) => Promise<void>;
+  },
 ) {
-  const parsed = parse(csv, TEACHER_COLUMNS);
-  const emails = parsed.rows.map((row) => lower(row.cells.email));
   const run = async (db: Db) => {
-    const rows = checkTeacherRows(parsed, await context(db, schoolId, emails));
+    const rows = input.check(await context(db, options.schoolId, input.emails));
     const good = rows.filter((row) => row.status === 'new' || row.status === 'add-role');
     const summary: BulkSummary = {
       created: 0,
@@ -122,79 +130,61 @@ export async function bulkAddTeachers(
       invalid: rows.filter((row) => row.status === 'error').length,
       invited: 0,
     };
-    if (confirm && good.length) {
-      const written = await writePeople(
-        ctx,
-        db,
-        schoolId,
-        good.map((row) => ({ ...row, role: 'teacher' as const })),
-        sendInvite,
-      );
-      await repo.linkTeacherSubjects(
-        db,
-        schoolId,
-        good.flatMap((row) =>
-          row.subjectIds.map((subjectId) => ({ teacherId: written.ids.get(row.email) ?? 0, subjectId })),
-        ),
-      );
+    if (options.confirm && good.length) {
+      const written = await writePeople(ctx, db, options.schoolId, input.people(good), options.sendInvite);
+      await input.link(db, good, written.ids);
       Object.assign(summary, {
         created: written.created,
         rolesAdded: written.rolesAdded,
         invited: written.invited,
       });
     }
-    return { rows, summary, confirmed: confirm };
+    return { rows, summary, confirmed: options.confirm };
   };
-  // Preview reads; confirm re-checks and writes every good row in one transaction.
-  return confirm ? ctx.db.transaction().execute(run) : run(ctx.db);
+  return options.confirm ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
-export async function bulkAddFamilies(
-  ctx: AppContext,
-  schoolId: number,
-  csv: string,
-  confirm: boolean,
-  sendInvite: boolean,
-) {
-  const parsed = parse(csv, FAMILY_COLUMNS);
-  const emails = parsed.rows.flatMap((row) => [
-    lower(row.cells.studentEmail),
-    lower(row.cells.parentEmail),
-    lower(row.cells.parent2Email),
-  ]);
-  const run = async (db: Db) => {
-    const rows = checkFamilyRows(parsed, await context(db, schoolId, emails));
-    const good = rows.filter((row) => row.status === 'new' || row.status === 'add-role');
-    const summary: BulkSummary = {
-      created: 0,
-      rolesAdded: 0,
-      skipped: rows.filter((row) => row.status === 'exists').length,
-      invalid: rows.filter((row) => row.status === 'error').length,
-      invited: 0,
-    };
-    if (confirm && good.length) {
-      const people = good.flatMap((row) => [
+export function bulkAddTeachers(ctx: AppContext, options: Options) {
+  const parsed = parse(options.csv, TEACHER_COLUMNS);
+  return bulkAdd(ctx, options, {
+    emails: parsed.rows.map((row) => lower(row.cells.email)),
+    check: (context) => checkTeacherRows(parsed, context),
+    people: (good) => good.map((row) => ({ ...row, role: 'teacher' as const })),
+    link: (db, good, ids) =>
+      repo.linkTeacherSubjects(
+        db,
+        options.schoolId,
+        good.flatMap((row) =>
+          row.subjectIds.map((subjectId) => ({ teacherId: ids.get(row.email) ?? 0, subjectId })),
+        ),
+      ),
+  });
+}
+
+export function bulkAddFamilies(ctx: AppContext, options: Options) {
+  const parsed = parse(options.csv, FAMILY_COLUMNS);
+  return bulkAdd(ctx, options, {
+    emails: parsed.rows.flatMap((row) => [
+      lower(row.cells.studentEmail),
+      lower(row.cells.parentEmail),
+      lower(row.cells.parent2Email),
+    ]),
+    check: (context) => checkFamilyRows(parsed, context),
+    people: (good) =>
+      good.flatMap((row) => [
         { ...row.student, title: null, role: 'student' as const },
         ...row.parents.map((parent) => ({ ...parent, title: null, role: 'parent' as const })),
-      ]);
-      const written = await writePeople(ctx, db, schoolId, people, sendInvite);
-      await repo.linkFamilies(
+      ]),
+    link: (db, good, ids) =>
+      repo.linkFamilies(
         db,
-        schoolId,
+        options.schoolId,
         good.flatMap((row) =>
           row.parents.map((parent) => ({
-            parentId: written.ids.get(parent.email) ?? 0,
-            studentId: written.ids.get(row.student.email) ?? 0,
+            parentId: ids.get(parent.email) ?? 0,
+            studentId: ids.get(row.student.email) ?? 0,
           })),
         ),
-      );
-      Object.assign(summary, {
-        created: written.created,
-        rolesAdded: written.rolesAdded,
-        invited: written.invited,
-      });
-    }
-    return { rows, summary, confirmed: confirm };
-  };
-  return confirm ? ctx.db.transaction().execute(run) : run(ctx.db);
+      ),
+  });
 }

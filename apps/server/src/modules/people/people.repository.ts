@@ -160,6 +160,7 @@ export async function replaceTeacherSubjects(
     .values(
       subjectIds.map((subjectId) => ({ school_id: schoolId, teacher_id: teacherId, subject_id: subjectId })),
     )
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 
@@ -213,14 +214,15 @@ export async function lockSchool(db: Db, schoolId: number): Promise<void> {
   await db.selectFrom('schools').select('id').where('id', '=', schoolId).forUpdate().execute();
 }
 
-export async function countRole(db: Db, schoolId: number, role: Role): Promise<number> {
+export async function countActiveAdminsOtherThan(db: Db, schoolId: number, userId: number): Promise<number> {
   const row = await db
     .selectFrom('user_roles as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('r.school_id', '=', schoolId)
-    .where('r.role', '=', role)
+    .where('r.role', '=', 'admin')
     .where('u.status', '=', 1)
+    .where('u.id', '<>', userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -238,6 +240,40 @@ export async function revokeRole(db: Db, schoolId: number, userId: number, role:
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(left.n);
+}
+
+/**
+ * Drops what a removed role linked the person to, so a former teacher is no longer offered for subjects
+ * or named as a child's teacher, and a former parent or student leaves the family links.
+ */
+export async function dropRoleLinks(db: Db, schoolId: number, userId: number, role: Role): Promise<void> {
+  if (role === 'teacher') {
+    await db
+      .deleteFrom('teacher_subjects')
+      .where('school_id', '=', schoolId)
+      .where('teacher_id', '=', userId)
+      .execute();
+    await db
+      .updateTable('student_subjects')
+      .set({ teacher_id: null })
+      .where('school_id', '=', schoolId)
+      .where('teacher_id', '=', userId)
+      .execute();
+  }
+  if (role === 'parent' || role === 'student') {
+    await db
+      .deleteFrom('parent_students')
+      .where('school_id', '=', schoolId)
+      .where(role === 'parent' ? 'parent_id' : 'student_id', '=', userId)
+      .execute();
+  }
+  if (role === 'student') {
+    await db
+      .deleteFrom('student_subjects')
+      .where('school_id', '=', schoolId)
+      .where('student_id', '=', userId)
+      .execute();
+  }
 }
 
 export async function deleteUser(db: Db, schoolId: number, userId: number): Promise<void> {

@@ -18,7 +18,7 @@ import { ROLES, type Role } from '@parley/domain/roles';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { badRequest } from '../../lib/http-error';
+import { unprocessable } from '../../lib/http-error';
 import { requireSession } from '../../plugins/auth';
 import { searchPeople, teachersForSubject } from './people.repository';
 import * as people from './people.service';
@@ -197,7 +197,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
     },
     (request) => {
       const role = inviteMessages[request.body.messageTypeName];
-      if (!role) throw badRequest('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
+      if (!role) throw unprocessable('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
       return people.sendInvite(ctx, school(request), request.body.data.userId, role);
     },
   );

@@ -221,7 +221,11 @@ export async function updatePerson(
         ...(body.email !== undefined && { email: body.email }),
         ...(body.status !== undefined && { status: body.status }),
       });
-      if (body.status === 0) await revokeTokens(trx, userId, ['access']);
+      if (body.status === 0) {
+        await repo.lockSchool(trx, schoolId);
+        if ((await findRoles(trx, userId)).includes('admin')) await keepAnActiveAdmin(trx, schoolId, userId);
+        await revokeTokens(trx, userId, ['access']);
+      }
       if (body.subjectIds) await repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds);
       if (body.studentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds);
       if (body.parentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
@@ -236,15 +240,24 @@ export async function updatePerson(
   return { id: userId, message: 'Saved.' };
 }
 
+/**
+ * Refuses a change that would leave the school without an active admin. The caller holds the school's
+ * row lock (lockSchool), so two admins removing or deactivating each other cannot both succeed.
+ */
+async function keepAnActiveAdmin(trx: Db, schoolId: number, leavingUserId: number): Promise<void> {
+  if ((await repo.countActiveAdminsOtherThan(trx, schoolId, leavingUserId)) === 0) {
+    throw conflict('A school needs at least one active admin. Invite another admin first.');
+  }
+}
+
 /** Removes one role; the account goes when no role is left. The last active admin cannot be removed. */
 export async function removeRole(ctx: AppContext, schoolId: number, userId: number, role: Role) {
   return ctx.db.transaction().execute(async (trx) => {
     await repo.lockSchool(trx, schoolId);
     if (!(await repo.findPersonInRole(trx, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
-    if (role === 'admin' && (await repo.countRole(trx, schoolId, 'admin')) <= 1) {
-      throw conflict('A school needs at least one admin. Invite another admin first.');
-    }
+    if (role === 'admin') await keepAnActiveAdmin(trx, schoolId, userId);
     const left = await repo.revokeRole(trx, schoolId, userId, role);
+    await repo.dropRoleLinks(trx, schoolId, userId, role);
     if (left === 0) await repo.deleteUser(trx, schoolId, userId);
     return { id: userId, message: left === 0 ? 'Removed.' : `${ROLE_LABELS[role]} role removed.` };
   });

@@ -1,6 +1,6 @@
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
-import { SETTINGS_DEFAULTS } from '@parley/domain/school';
+import { withSettingsDefaults } from '@parley/domain/school';
 import type { AppContext } from '../../context';
 import { forbidden, notFound, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
@@ -50,21 +50,14 @@ export async function changePassword(ctx: AppContext, session: Session, body: Ch
   return { message: 'Your password has been changed.' };
 }
 
-function grouped(stored: Record<string, Record<string, unknown>>) {
-  return {
-    notifications: { ...SETTINGS_DEFAULTS.notifications, ...stored.notifications },
-    display: { ...SETTINGS_DEFAULTS.display, ...stored.display },
-  };
-}
-
 export async function settings(ctx: AppContext, userId: number) {
   const user = await findUserById(ctx.db, userId);
-  return { groupedSettings: grouped(user?.settings ?? {}) };
+  return { groupedSettings: withSettingsDefaults(user?.settings ?? {}) };
 }
 
 export async function updateSettings(ctx: AppContext, userId: number, body: SettingsUpdate) {
   const user = await findUserById(ctx.db, userId);
-  const current = grouped(user?.settings ?? {});
+  const current = withSettingsDefaults(user?.settings ?? {});
   const next = {
     notifications: { ...current.notifications, ...body.notifications },
     display: { ...current.display, ...body.display },

@@ -1,5 +1,6 @@
 import type { CurrentUser } from '@parley/domain/auth';
 import { ROLE_LABELS, type Role, USER_TYPE_IDS } from '@parley/domain/roles';
+import { withSettingsDefaults } from '@parley/domain/school';
 import type { User } from '../../db/schema';
 
 /** Spec §3 "Current user", built from the account, its roles and the school name. */
@@ -36,7 +37,7 @@ export function toCurrentUser(
     isParent: roles.includes('parent'),
     isStudent: roles.includes('student'),
     loginCount: user.login_count,
-    groupedSettings: user.settings,
+    groupedSettings: withSettingsDefaults(user.settings),
     subscriberName: schoolName,
   };
 }
