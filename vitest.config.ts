@@ -20,7 +20,14 @@ const apiProject = (name: string, db: 'pglite' | 'pg') => ({
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'domain', environment: 'node', include: ['packages/domain/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'domain',
+          environment: 'node',
+          include: ['packages/domain/src/**/*.test.ts'],
+          env: { TZ: 'UTC' },
+        },
+      },
       {
         test: {
           name: 'web',
