@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Db, pgliteDatabase } from '../src/db/database';
+import { type Db, openDatabase, pgliteDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
-import type { Database } from '../src/db/schema';
 import { withDatabase } from './global-setup';
 
 export type TestDb = { db: Db; kind: 'pglite' | 'pg'; close(): Promise<void> };
@@ -29,8 +27,7 @@ export async function createTestDb(): Promise<TestDb> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
     await admin.end();
-    const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, name), max: 20 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = openDatabase({ databaseUrl: withDatabase(adminUrl, name) });
     return {
       db,
       kind: 'pg',

@@ -25,6 +25,9 @@ export function openDatabase(options: {
       // Every request stays bounded: a lock or a slow statement gives up instead of piling up.
       options: '-c lock_timeout=3000 -c statement_timeout=10000',
     });
+    // An idle connection the server drops (restart, failover) emits here; unhandled it would end the
+    // process. The pool replaces it; requests in flight get their own error (503 + retry).
+    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const dataDir = options.dataDir ?? './data';
