@@ -39,6 +39,7 @@ export const NAMED_ROUTES = {
   'parents.view': '/parents/view/:id',
   students: '/students',
   'students.view': '/students/view/:id',
+  'students.bulkadd': '/students/bulkadd',
   subjects: '/subjects',
   'subjects.view': '/subjects/view/:id',
   welcome: '/welcome',

@@ -196,8 +196,8 @@ describe('guarded navigation', () => {
     localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
     localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
     reloadSession();
-    renderAt('/teachers');
-    expect(await screen.findByRole('heading', { name: 'Teachers' })).toBeTruthy();
+    renderAt('/billing');
+    expect(await screen.findByRole('heading', { name: 'Billing' })).toBeTruthy();
   });
 
   it('clears the stored session when a verify page opens', async () => {

@@ -51,6 +51,7 @@ const PRIVATE_PAGES = [
   '/parents/view/:id',
   '/students',
   '/students/view/:id',
+  '/students/bulkadd',
   '/subjects',
   '/subjects/view/:id',
   '/welcome',
@@ -58,6 +59,26 @@ const PRIVATE_PAGES = [
   '/billing',
   '/profile',
   '/settings',
+];
+
+/** Spec §6: directory, welcome, school, admins and billing are for admins only. */
+const ADMIN_ONLY_PAGES = [
+  '/load-test',
+  '/admins',
+  '/admins/view/:id',
+  '/teachers',
+  '/teachers/view/:id',
+  '/teachers/bulkadd',
+  '/parents',
+  '/parents/view/:id',
+  '/students',
+  '/students/view/:id',
+  '/students/bulkadd',
+  '/subjects',
+  '/subjects/view/:id',
+  '/welcome',
+  '/school',
+  '/billing',
 ];
 
 const concrete = (path: string) => path.replace(':id', '42').replace(':code', 'ABC123');
@@ -141,6 +162,20 @@ describe('route guard: logged-in user', () => {
     });
     expect(guardRoute({ pathname: '/load-test', loggedIn: true, isAdmin: null })).toMatchObject({
       kind: 'render',
+    });
+  });
+
+  it.each(ADMIN_ONLY_PAGES)('sends a non-admin away from the admin-only page %s (spec §6)', (path) => {
+    expect(guardRoute({ pathname: concrete(path), loggedIn: true, isAdmin: false })).toEqual({
+      kind: 'redirect',
+      to: '/home',
+    });
+  });
+
+  it.each(['/home', '/profile', '/settings'])('renders %s for every role', (path) => {
+    expect(guardRoute({ pathname: path, loggedIn: true, isAdmin: false })).toMatchObject({
+      kind: 'render',
+      route: { path },
     });
   });
 

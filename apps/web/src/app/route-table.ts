@@ -28,6 +28,22 @@ export type ScreenId =
   | 'accept-parent-invite'
   | 'accept-student-invite'
   | 'home'
+  | 'admins'
+  | 'admin-view'
+  | 'teachers'
+  | 'teacher-view'
+  | 'teachers-bulkadd'
+  | 'parents'
+  | 'parent-view'
+  | 'students'
+  | 'student-view'
+  | 'students-bulkadd'
+  | 'subjects'
+  | 'subject-view'
+  | 'welcome'
+  | 'school'
+  | 'profile'
+  | 'settings'
   | 'dev-mailbox'
   | 'placeholder';
 
@@ -91,26 +107,36 @@ export const ROUTES: readonly RouteEntry[] = [
   page('event.details-parent', 'Event details', { backArrow: true }),
   page('event.details-student', 'Event details', { backArrow: true }),
   page('load-test', 'Load test', { adminOnly: true }),
-  page('admins', 'Admins'),
-  page('admins.view', 'Admin', { backArrow: true }),
+  // Spec §6: the school directory, welcome, school and billing are admin only.
+  page('admins', 'Admins', { screen: 'admins', adminOnly: true }),
+  page('admins.view', 'Admin', { screen: 'admin-view', backArrow: true, adminOnly: true }),
   page('admins.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-admin-invite' }),
   page('teachers.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-teacher-invite' }),
   page('parents.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-parent-invite' }),
   page('students.accept-invite', 'Accept invitation', { access: 'public', screen: 'accept-student-invite' }),
-  page('teachers', 'Teachers'),
-  page('teachers.view', 'Teacher', { backArrow: true }),
-  page('teachers.bulkadd', 'Bulk add teachers', { backArrow: true }),
-  page('parents', 'Parents'),
-  page('parents.view', 'Parent', { backArrow: true }),
-  page('students', 'Students'),
-  page('students.view', 'Student', { backArrow: true }),
-  page('subjects', 'Subjects'),
-  page('subjects.view', 'Subject', { backArrow: true }),
-  page('welcome', 'Welcome'),
-  page('school', 'School'),
-  page('billing', 'Billing'),
-  page('profile', 'My profile'),
-  page('settings', 'Settings'),
+  page('teachers', 'Teachers', { screen: 'teachers', adminOnly: true }),
+  page('teachers.view', 'Teacher', { screen: 'teacher-view', backArrow: true, adminOnly: true }),
+  page('teachers.bulkadd', 'Bulk add teachers', {
+    screen: 'teachers-bulkadd',
+    backArrow: true,
+    adminOnly: true,
+  }),
+  page('parents', 'Parents', { screen: 'parents', adminOnly: true }),
+  page('parents.view', 'Parent', { screen: 'parent-view', backArrow: true, adminOnly: true }),
+  page('students', 'Students', { screen: 'students', adminOnly: true }),
+  page('students.view', 'Student', { screen: 'student-view', backArrow: true, adminOnly: true }),
+  page('students.bulkadd', 'Bulk add students and parents', {
+    screen: 'students-bulkadd',
+    backArrow: true,
+    adminOnly: true,
+  }),
+  page('subjects', 'Subjects', { screen: 'subjects', adminOnly: true }),
+  page('subjects.view', 'Subject', { screen: 'subject-view', backArrow: true, adminOnly: true }),
+  page('welcome', 'Welcome', { screen: 'welcome', adminOnly: true }),
+  page('school', 'School', { screen: 'school', adminOnly: true }),
+  page('billing', 'Billing', { adminOnly: true }),
+  page('profile', 'My profile', { screen: 'profile' }),
+  page('settings', 'Settings', { screen: 'settings' }),
 
   // Booking layout (public)
   page('book.event', 'Book event', { layout: 'booking', access: 'public' }),

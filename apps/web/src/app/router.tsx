@@ -1,5 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ProfilePage } from '../features/account/components/profile-page';
+import { SettingsPage } from '../features/account/components/settings-page';
 import { AcceptInvitePage } from '../features/auth/components/accept-invite-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
@@ -11,9 +13,16 @@ import { SetPasswordPage } from '../features/auth/components/set-password-page';
 import { VerifyEmailPage } from '../features/auth/components/verify-email-page';
 import { VerifySchoolPage } from '../features/auth/components/verify-school-page';
 import { DevMailboxPage } from '../features/dev-mailbox/components/dev-mailbox-page';
+import { BulkAddPage } from '../features/directory/components/bulk-add-page';
+import { PeopleListPage } from '../features/directory/components/people-list-page';
+import { PersonViewPage } from '../features/directory/components/person-view-page';
+import { SubjectViewPage } from '../features/directory/components/subject-view-page';
+import { SubjectsListPage } from '../features/directory/components/subjects-list-page';
+import { WelcomePage } from '../features/directory/components/welcome-page';
 import { HomePage } from '../features/home/components/home-page';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
+import { SchoolPage } from '../features/school/components/school-page';
 import { AuthLayout } from './layouts/auth-layout';
 import { BookingLayout } from './layouts/booking-layout';
 import { MainLayout } from './layouts/main-layout';
@@ -38,6 +47,22 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   'accept-parent-invite': () => <AcceptInvitePage inviteRole="parent" />,
   'accept-student-invite': () => <AcceptInvitePage inviteRole="student" />,
   home: () => <HomePage />,
+  admins: () => <PeopleListPage kind="admins" />,
+  'admin-view': () => <PersonViewPage kind="admins" />,
+  teachers: () => <PeopleListPage kind="teachers" />,
+  'teacher-view': () => <PersonViewPage kind="teachers" />,
+  'teachers-bulkadd': () => <BulkAddPage kind="teachers" />,
+  parents: () => <PeopleListPage kind="parents" />,
+  'parent-view': () => <PersonViewPage kind="parents" />,
+  students: () => <PeopleListPage kind="students" />,
+  'student-view': () => <PersonViewPage kind="students" />,
+  'students-bulkadd': () => <BulkAddPage kind="families" />,
+  subjects: () => <SubjectsListPage />,
+  'subject-view': () => <SubjectViewPage />,
+  welcome: () => <WelcomePage />,
+  school: () => <SchoolPage />,
+  profile: () => <ProfilePage />,
+  settings: () => <SettingsPage />,
   'dev-mailbox': () => <DevMailboxPage />,
   placeholder: (route) => <PlaceholderPage title={route.title} />,
 };

@@ -22,6 +22,8 @@ describe('routeTo (named routes, spec §2)', () => {
     expect(routeTo('settings')).toBe('/settings');
     expect(routeTo('billing')).toBe('/billing');
     expect(routeTo('events.current')).toBe('/events/view/id=current');
+    expect(routeTo('teachers.bulkadd')).toBe('/teachers/bulkadd');
+    expect(routeTo('students.bulkadd')).toBe('/students/bulkadd');
   });
 
   it('encodes parameters and appends a query string, skipping empty values', () => {

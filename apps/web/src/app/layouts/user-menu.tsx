@@ -12,6 +12,7 @@ import { UI_TEXT } from '@parley/domain/messages';
 import { ROLE_LABELS } from '@parley/domain/roles';
 import { useNavigate } from 'react-router';
 import { useColorMode } from '../../components/color-mode';
+import { updateSettings } from '../../features/account/api';
 import { logout } from '../../features/auth/api';
 import { useSession } from '../../lib/session';
 import { NAV } from '../../lib/ui-text';
@@ -73,7 +74,17 @@ export function UserMenu({ id, anchorEl, onClose, isMobile }: Props) {
         </MenuItem>
       ))}
       <Divider />
-      <MenuItem onClick={toggle}>
+      <MenuItem
+        onClick={() => {
+          toggle();
+          // The choice follows the user to other devices (Settings shows the same toggle).
+          if (user) {
+            updateSettings({ display: { theme: mode === 'dark' ? 'light' : 'dark' } }).catch(
+              (error: unknown) => console.warn('Could not save the theme', error),
+            );
+          }
+        }}
+      >
         <ListItemIcon>{mode === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}</ListItemIcon>
         <ListItemText>{mode === 'dark' ? NAV.lightMode : NAV.darkMode}</ListItemText>
       </MenuItem>

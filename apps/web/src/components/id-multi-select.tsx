@@ -1,0 +1,69 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMemo } from 'react';
+
+export type IdOption = { id: number; label: string; secondary?: string };
+
+type Props = {
+  label: string;
+  options: readonly IdOption[];
+  value: readonly number[];
+  onChange: (ids: number[]) => void;
+  onBlur?: () => void;
+  error?: string | undefined;
+  helperText?: string;
+  loading?: boolean;
+  noOptionsText?: string;
+};
+
+/** Pick several things by id from a searchable list (subjects, children, parents). */
+export function IdMultiSelect({
+  label,
+  options,
+  value,
+  onChange,
+  onBlur,
+  error,
+  helperText,
+  loading = false,
+  noOptionsText,
+}: Props) {
+  const byId = useMemo(() => new Map(options.map((option) => [option.id, option])), [options]);
+  // Ids not among the options (a list still loading) still show, by number, so nothing is dropped.
+  const selected = value.map((id) => byId.get(id) ?? { id, label: `#${id}` });
+  return (
+    <Autocomplete
+      multiple
+      options={options as IdOption[]}
+      value={selected}
+      loading={loading}
+      noOptionsText={noOptionsText}
+      filterSelectedOptions
+      disableCloseOnSelect
+      isOptionEqualToValue={(option, current) => option.id === current.id}
+      getOptionLabel={(option) => option.label}
+      onChange={(_event, next) => onChange(next.map((option) => option.id))}
+      onBlur={onBlur}
+      renderOption={(props, option) => {
+        const { key, ...rest } = props as typeof props & { key: string };
+        return (
+          <Box component="li" key={key} {...rest}>
+            <Box>
+              <Typography variant="body2">{option.label}</Typography>
+              {option.secondary ? (
+                <Typography variant="caption" color="text.secondary">
+                  {option.secondary}
+                </Typography>
+              ) : null}
+            </Box>
+          </Box>
+        );
+      }}
+      renderInput={(params) => (
+        <TextField {...params} label={label} error={Boolean(error)} helperText={error ?? helperText} />
+      )}
+    />
+  );
+}

@@ -1,0 +1,67 @@
+import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
+import {
+  type ChangePasswordRequest,
+  type ProfileUpdate,
+  SETTINGS_DEFAULTS,
+  type SettingsUpdate,
+} from '@parley/domain/school';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { setCurrentUser } from '../../lib/session';
+
+// One's own profile, password and settings (every role, spec §6 "All roles: My profile, Settings").
+
+export const profileQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['account', 'profile', id],
+    queryFn: ({ signal }) => api.get<CurrentUser>('users/view', { query: { id }, signal }),
+  });
+
+/** Saves the profile and shows the new names at once (menu, heading). */
+export async function updateProfile(id: number, body: ProfileUpdate): Promise<CurrentUser> {
+  const user = await api.post<CurrentUser>('users/update', body, { query: { id } });
+  setCurrentUser(user);
+  queryClient.setQueryData(profileQuery(id).queryKey, user);
+  return user;
+}
+
+export const changePassword = (body: ChangePasswordRequest) =>
+  api.post<MessageResponse>('users/change-password', body);
+
+export type NotificationKey = keyof typeof SETTINGS_DEFAULTS.notifications;
+export type Settings = {
+  notifications: Record<NotificationKey, boolean>;
+  display: { theme: 'dark' | 'light' };
+};
+
+type SettingsResponse = { groupedSettings: Record<string, Record<string, unknown>> };
+
+/** The server's groups with every known setting present (defaults where missing or malformed). */
+export function toSettings(response: SettingsResponse): Settings {
+  const notifications = response.groupedSettings.notifications ?? {};
+  const display = response.groupedSettings.display ?? {};
+  const flag = (key: NotificationKey) =>
+    typeof notifications[key] === 'boolean'
+      ? (notifications[key] as boolean)
+      : SETTINGS_DEFAULTS.notifications[key];
+  return {
+    notifications: {
+      bookingConfirmations: flag('bookingConfirmations'),
+      eventReminders: flag('eventReminders'),
+      bookingNotifications: flag('bookingNotifications'),
+    },
+    display: { theme: display.theme === 'light' ? 'light' : 'dark' },
+  };
+}
+
+export const settingsQuery = queryOptions({
+  queryKey: ['account', 'settings'],
+  queryFn: async ({ signal }) => toSettings(await api.get<SettingsResponse>('users/settings', { signal })),
+});
+
+export async function updateSettings(body: SettingsUpdate): Promise<Settings> {
+  const settings = toSettings(await api.post<SettingsResponse>('users/update-settings', body));
+  queryClient.setQueryData(settingsQuery.queryKey, settings);
+  return settings;
+}

@@ -1,0 +1,249 @@
+import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
+import type { BulkSummary, RowStatus } from '@parley/domain/bulk-add';
+import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
+import {
+  type InviteRequest,
+  type ParentRequest,
+  type PersonDetail,
+  type StudentRequest,
+  type TeacherRequest,
+  type UserListItem,
+  userListItem,
+} from '@parley/domain/people';
+import type { Role } from '@parley/domain/roles';
+import type { ProfileUpdate, SubjectItem, SubjectRequest } from '@parley/domain/school';
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { getSession, setCurrentUser } from '../../lib/session';
+import { readJson, removeKeys, writeJson } from '../../lib/storage';
+import {
+  type CachedList,
+  discardsBeforeLoad,
+  PEOPLE_KINDS,
+  type PeopleKind,
+  toCachedList,
+  usableCache,
+  withStatus,
+} from './list-cache';
+
+// Calls of the school directory (spec §7 Users, subjects, bulk add) and the local-storage list cache.
+
+export const KIND_ROLE: Record<PeopleKind, Role> = {
+  admins: 'admin',
+  teachers: 'teacher',
+  parents: 'parent',
+  students: 'student',
+};
+
+export const ROLE_KIND: Record<Role, PeopleKind> = {
+  admin: 'admins',
+  teacher: 'teachers',
+  parent: 'parents',
+  student: 'students',
+};
+
+const INVITE_MESSAGES: Record<PeopleKind, string> = {
+  admins: 'sendAdminInviteEmail',
+  teachers: 'sendTeacherInviteEmail',
+  parents: 'sendParentInviteEmail',
+  students: 'sendStudentInviteEmail',
+};
+
+export type Saved = { id: number; message: string };
+
+// ---- People lists, cached in local storage (spec §4) ----
+
+const cachedListSchema = z.object({ savedAt: z.number(), items: z.array(userListItem) });
+
+function readStored(kind: PeopleKind): CachedList<UserListItem> | null {
+  const parsed = cachedListSchema.safeParse(readJson(STORAGE_KEYS[kind]));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The stored list when spec §4 allows showing it; a non-admin's stored parents list is removed. */
+export function cachedPeopleList(kind: PeopleKind, now = Date.now()): CachedList<UserListItem> | null {
+  const isAdmin = Boolean(getSession().user?.isAdmin);
+  if (discardsBeforeLoad(kind, isAdmin)) removeKeys(STORAGE_KEYS[kind]);
+  return usableCache(kind, readStored(kind), { now, isAdmin });
+}
+
+/** Fetches a list from the server and keeps it, sorted by name, with the time it was fetched. */
+export async function fetchPeopleList(kind: PeopleKind): Promise<UserListItem[]> {
+  if (discardsBeforeLoad(kind, Boolean(getSession().user?.isAdmin))) removeKeys(STORAGE_KEYS[kind]);
+  const { items } = await api.get<{ items: UserListItem[] }>(`users/${kind}`);
+  const list = toCachedList(items, Date.now());
+  writeJson(STORAGE_KEYS[kind], list);
+  return list.items;
+}
+
+/**
+ * A people list: the stored copy while spec §4 allows it (its age counts toward the 4 hours), else the
+ * server's. `refetch()` is the forced load of the refresh button and pull-to-refresh.
+ */
+export const peopleListQuery = (kind: PeopleKind) =>
+  queryOptions({
+    queryKey: ['people', kind],
+    queryFn: () => fetchPeopleList(kind),
+    initialData: () => cachedPeopleList(kind)?.items,
+    initialDataUpdatedAt: () => cachedPeopleList(kind)?.savedAt,
+    staleTime: CACHE_MAX_AGE_MS,
+  });
+
+/** After an edit: forget every stored list (names and links show in several) and reload what is shown. */
+export async function invalidateDirectory(): Promise<void> {
+  removeKeys(...PEOPLE_KINDS.map((kind) => STORAGE_KEYS[kind]));
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['people'] }),
+    queryClient.invalidateQueries({ queryKey: ['person'] }),
+    queryClient.invalidateQueries({ queryKey: ['subjects'] }),
+  ]);
+}
+
+/** Spec §4: a status change updates status, label and icon in the stored and shown lists. */
+export function patchStatusInLists(userId: number, status: 0 | 1): void {
+  for (const kind of PEOPLE_KINDS) {
+    const stored = readStored(kind);
+    if (stored) writeJson(STORAGE_KEYS[kind], { ...stored, items: withStatus(stored.items, userId, status) });
+    const queryKey = peopleListQuery(kind).queryKey;
+    const state = queryClient.getQueryState(queryKey);
+    if (state?.data) {
+      queryClient.setQueryData(queryKey, (items) => items && withStatus(items, userId, status), {
+        updatedAt: state.dataUpdatedAt,
+      });
+    }
+  }
+}
+
+// ---- People ----
+
+const VIEW_PATHS: Record<PeopleKind, string> = {
+  admins: 'users/view-admin-for-admin',
+  teachers: 'users/view-teacher-for-admin',
+  parents: 'users/view-parent-for-admin',
+  students: 'users/view-student-for-admin',
+};
+
+export const personQuery = (kind: PeopleKind, id: number) =>
+  queryOptions({
+    queryKey: ['person', kind, id],
+    queryFn: ({ signal }) => api.get<PersonDetail>(VIEW_PATHS[kind], { query: { id }, signal }),
+  });
+
+export const inviteAdmin = (body: InviteRequest) => api.post<Saved>('users/invite-admin', body);
+export const createTeacher = (body: TeacherRequest) => api.post<Saved>('users/create-teacher', body);
+export const createParent = (body: ParentRequest) => api.post<Saved>('users/create-parent', body);
+export const createStudent = (body: StudentRequest) => api.post<Saved>('users/create-student', body);
+
+export type PersonUpdateBody = {
+  title?: string | null;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  status?: 0 | 1;
+  subjectIds?: number[];
+  studentIds?: number[];
+  parentIds?: number[];
+  subjects?: Array<{ subjectId: number; teacherId: number | null }>;
+};
+
+/** update-teacher, update-parent or update-student (admins have no such call). */
+export const updatePerson = (kind: Exclude<PeopleKind, 'admins'>, id: number, body: PersonUpdateBody) =>
+  api.post<Saved>(`users/update-${KIND_ROLE[kind]}`, body, { query: { id } });
+
+/** An admin's own fields (title and names) go through users/update, which answers the user. */
+export async function updateUserNames(id: number, body: ProfileUpdate): Promise<CurrentUser> {
+  const user = await api.post<CurrentUser>('users/update', body, { query: { id } });
+  if (getSession().user?.id === user.id) setCurrentUser(user);
+  return user;
+}
+
+/** Removes this role (users/delete), or an admin (users/remove-admin). */
+export const removePerson = (kind: PeopleKind, id: number) =>
+  kind === 'admins'
+    ? api.post<Saved>('users/remove-admin', { id })
+    : api.post<Saved>('users/delete', undefined, { query: { id, role: KIND_ROLE[kind] } });
+
+/** "Send invite": message-types/send with the role's invitation message. */
+export const sendInvite = (kind: PeopleKind, userId: number) =>
+  api.post<MessageResponse>('message-types/send', {
+    messageTypeName: INVITE_MESSAGES[kind],
+    data: { userId },
+  });
+
+export type PersonRef = { id: number; name: string; email: string };
+
+export const teachersForSubjectQuery = (subjectId: number) =>
+  queryOptions({
+    queryKey: ['subjects', 'teachers-for', subjectId],
+    queryFn: ({ signal }) =>
+      api.get<{ items: PersonRef[] }>('users/search-teachers-for-subject', {
+        query: { subject_id: subjectId },
+        signal,
+      }),
+    select: (data) => data.items,
+    staleTime: 60_000,
+  });
+
+// ---- Subjects ----
+
+/** Over JSON the dates are ISO strings. */
+export type Subject = Omit<SubjectItem, 'createdAt'> & { createdAt: string };
+export type SubjectDetail = Subject & { teachers: PersonRef[] };
+
+export const subjectsQuery = queryOptions({
+  queryKey: ['subjects', 'list'],
+  queryFn: ({ signal }) => api.get<{ items: Subject[] }>('subjects/index', { signal }),
+  select: (data) => data.items,
+});
+
+export const subjectQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['subjects', 'view', id],
+    queryFn: ({ signal }) => api.get<SubjectDetail>('subjects/view', { query: { id }, signal }),
+  });
+
+export const createSubject = (body: SubjectRequest) => api.post<Saved>('subjects/create', body);
+export const renameSubject = (id: number, body: SubjectRequest) =>
+  api.post<Saved>('subjects/update', body, { query: { id } });
+export const deleteSubject = (id: number) => api.post<Saved>('subjects/delete', undefined, { query: { id } });
+
+// ---- Bulk add ----
+
+export type BulkKind = 'teachers' | 'families';
+type BulkPerson = { firstName: string; lastName: string; email: string };
+export type TeacherResultRow = BulkPerson & {
+  line: number;
+  title: string | null;
+  subjects: string[];
+  status: RowStatus;
+  errors: string[];
+};
+export type FamilyResultRow = {
+  line: number;
+  student: BulkPerson;
+  parents: BulkPerson[];
+  status: RowStatus;
+  errors: string[];
+};
+export type BulkResult<Row> = { confirmed: boolean; summary: BulkSummary; rows: Row[] };
+export type BulkRows = { teachers: TeacherResultRow; families: FamilyResultRow };
+
+const BULK_PATHS: Record<BulkKind, string> = {
+  teachers: 'users/bulk-add-teachers',
+  families: 'users/bulk-add-students',
+};
+
+/** Preview (nothing written), or with `confirm` write every good row in one go. */
+export function bulkAdd<K extends BulkKind>(
+  kind: K,
+  csv: string,
+  confirm?: { sendInvite: boolean },
+): Promise<BulkResult<BulkRows[K]>> {
+  return api.post<BulkResult<BulkRows[K]>>(
+    BULK_PATHS[kind],
+    { csv },
+    confirm ? { query: { confirm: 'true', send_invite: String(confirm.sendInvite) } } : {},
+  );
+}

@@ -1,0 +1,286 @@
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { UserListItem } from '@parley/domain/people';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { appRoutes } from '../../app/router';
+import { setNavigate } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
+import { reloadSession } from '../../lib/session';
+
+// The directory screens through the real router, guard, providers and API client; only fetch is faked.
+
+type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const admin = {
+  id: 1,
+  status: 1,
+  accessToken: null,
+  deviceToken: null,
+  title: null,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  fullName: 'Ada Lovelace',
+  email: 'ada@hill.test',
+  userTypeId: 2,
+  userTypeName: 'Admin',
+  userTypes: [{ id: 2, name: 'Admin' }],
+  videoConferenceUrl: null,
+  role: 'admin',
+  roles: ['admin'],
+  subjectsLabels: '',
+  clickRole: 'admin',
+  iAmAdmin: true,
+  isAdmin: true,
+  isTeacher: false,
+  isParent: false,
+  isStudent: false,
+  loginCount: 1,
+  groupedSettings: {},
+  subscriberName: 'Hill School',
+  schoolId: 3,
+};
+
+function teacher(id: number, firstName: string, lastName: string): UserListItem {
+  return {
+    id,
+    name: `${firstName} ${lastName}`,
+    firstName,
+    lastName,
+    title: null,
+    email: `${firstName.toLowerCase()}@hill.test`,
+    status: 1,
+    statusLabel: 'Active',
+    statusIcon: 'check_circle',
+    userTypeId: 3,
+    invitation: 'pending',
+    subjectIds: [1],
+  };
+}
+
+const NAMES = [
+  'Zoe Adams',
+  'Bob Brown',
+  'Cat Cole',
+  'Dan Dunn',
+  'Eve East',
+  'Fay Fox',
+  'Gus Gray',
+  'Hal Hart',
+  'Ivy Irwin',
+  'Jon Judd',
+  'Kim Kent',
+  'Amy Zhu',
+];
+const TEACHERS = NAMES.map((name, index) => {
+  const [first = '', last = ''] = name.split(' ');
+  return teacher(index + 1, first, last);
+});
+
+let routes: Record<string, Handler>;
+let requests: { path: string; init: RequestInit }[];
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  setNavigate((to) => {
+    void router.navigate(to);
+  });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+function signIn(user: Record<string, unknown> = admin) {
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+  localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+  reloadSession();
+}
+
+const calls = (path: string) => requests.filter((request) => request.path === path).length;
+const isDisabled = (element: HTMLElement) => (element as HTMLButtonElement).disabled;
+
+function type(scope: HTMLElement, label: string, value: string) {
+  const input = within(scope).getByLabelText(label) as HTMLInputElement;
+  fireEvent.input(input, { target: { value } });
+  fireEvent.blur(input);
+  return input;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  queryClient.clear();
+  requests = [];
+  routes = {
+    '/api/site/config': () =>
+      json(200, { appName: 'Parley', version: '1.0.5', turnstileSiteKey: null, devMailbox: true }),
+    '/api/subjects/index': () =>
+      json(200, {
+        items: [
+          { id: 1, name: 'Maths', teacherCount: 12, studentCount: 0, createdAt: '2026-01-01T00:00:00Z' },
+        ],
+      }),
+    '/api/users/teachers': () => json(200, { items: TEACHERS }),
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      requests.push({ path: url.pathname + url.search, init });
+      const handler = routes[url.pathname];
+      return handler ? handler(url, init) : json(404, { message: 'Not found.' });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  reloadSession();
+});
+
+describe('teachers list', () => {
+  it('shows a fresh cached list without fetching it, sorted by name, 10 to a page', async () => {
+    signIn();
+    localStorage.setItem(
+      STORAGE_KEYS.teachers,
+      JSON.stringify({ savedAt: Date.now() - 60_000, items: TEACHERS }),
+    );
+    renderAt('/teachers');
+    const table = await screen.findByRole('table', { name: 'Teachers' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(10);
+    expect(rows[0]?.textContent).toContain('Amy Zhu');
+    expect(rows[1]?.textContent).toContain('Bob Brown');
+    expect(screen.getByText('1–10 of 12')).toBeTruthy();
+    expect(calls('/api/users/teachers')).toBe(0);
+
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'zoe' } });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getAllByRole('row')[1]?.textContent).toContain('Zoe Adams');
+  });
+
+  it('sorts by another column and back by name when the headers are clicked', async () => {
+    signIn();
+    localStorage.setItem(STORAGE_KEYS.teachers, JSON.stringify({ savedAt: Date.now(), items: TEACHERS }));
+    renderAt('/teachers');
+    const table = await screen.findByRole('table', { name: 'Teachers' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')[1]?.textContent).toContain('Zoe Adams'));
+  });
+
+  it('refetches when forced by the refresh button, and stores the fresh list', async () => {
+    signIn();
+    localStorage.setItem(
+      STORAGE_KEYS.teachers,
+      JSON.stringify({ savedAt: Date.now(), items: TEACHERS.slice(0, 2) }),
+    );
+    renderAt('/teachers');
+    await screen.findByText('1–2 of 2');
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await screen.findByText('1–10 of 12');
+    expect(calls('/api/users/teachers')).toBe(1);
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.teachers) ?? '{}').items).toHaveLength(12);
+  });
+
+  it('fetches an old cached list (over 4 hours)', async () => {
+    signIn();
+    localStorage.setItem(
+      STORAGE_KEYS.teachers,
+      JSON.stringify({ savedAt: Date.now() - 14_400_001, items: TEACHERS.slice(0, 2) }),
+    );
+    renderAt('/teachers');
+    await screen.findByText('1–10 of 12');
+    expect(calls('/api/users/teachers')).toBe(1);
+  });
+
+  it('sends a teacher (not an admin) home', async () => {
+    signIn({
+      ...admin,
+      role: 'teacher',
+      roles: ['teacher'],
+      isAdmin: false,
+      iAmAdmin: false,
+      isTeacher: true,
+    });
+    routes['/api/site/index'] = () => json(200, { subscriberName: 'Hill School', viewAsSelectorItems: [] });
+    const router = renderAt('/teachers');
+    await screen.findByText('Welcome, Ada');
+    expect(router.state.location.pathname).toBe('/home');
+  });
+});
+
+describe('add teacher dialog', () => {
+  it('keeps Create disabled until valid, shows the field rules, and keeps what was typed on a conflict', async () => {
+    signIn();
+    routes['/api/users/create-teacher'] = () =>
+      json(409, {
+        message: 'bob@hill.test is already a teacher of this school.',
+        errors: { email: ['bob@hill.test is already a teacher of this school.'] },
+      });
+    renderAt('/teachers');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add teacher' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New teacher' });
+    const create = within(dialog).getByRole('button', { name: 'Create' });
+    expect(isDisabled(create)).toBe(true);
+    expect((within(dialog).getByLabelText('Send invitation') as HTMLInputElement).checked).toBe(true);
+
+    type(dialog, 'First name', 'B');
+    type(dialog, 'Email', 'bob@');
+    expect(await within(dialog).findByText('Min 2 characters')).toBeTruthy();
+    expect(await within(dialog).findByText('Invalid email format')).toBeTruthy();
+    expect(isDisabled(create)).toBe(true);
+
+    type(dialog, 'First name', 'Bob');
+    type(dialog, 'Last name', 'Brown');
+    const email = type(dialog, 'Email', 'BOB@hill.test');
+    await waitFor(() => expect(isDisabled(create)).toBe(false));
+    fireEvent.click(create);
+
+    expect(
+      await within(dialog).findByText('bob@hill.test is already a teacher of this school.'),
+    ).toBeTruthy();
+    expect(within(dialog).queryByRole('alert')).toBeNull(); // shown on the field, not twice
+    expect(email.value).toBe('BOB@hill.test');
+    expect((within(dialog).getByLabelText('First name') as HTMLInputElement).value).toBe('Bob');
+    const sent = requests.find((request) => request.path === '/api/users/create-teacher');
+    expect(JSON.parse(String(sent?.init.body))).toEqual({
+      title: null,
+      firstName: 'Bob',
+      lastName: 'Brown',
+      email: 'bob@hill.test',
+      subjectIds: [],
+      sendInvite: true,
+    });
+  });
+
+  it('closes, says so and reloads the list after a create', async () => {
+    signIn();
+    localStorage.setItem(
+      STORAGE_KEYS.teachers,
+      JSON.stringify({ savedAt: Date.now(), items: TEACHERS.slice(0, 1) }),
+    );
+    routes['/api/users/create-teacher'] = () =>
+      json(200, { id: 99, message: 'Invitation sent to new@hill.test.' });
+    renderAt('/teachers');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add teacher' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New teacher' });
+    type(dialog, 'First name', 'New');
+    type(dialog, 'Last name', 'Person');
+    type(dialog, 'Email', 'new@hill.test');
+    const create = within(dialog).getByRole('button', { name: 'Create' });
+    await waitFor(() => expect(isDisabled(create)).toBe(false));
+    fireEvent.click(create);
+    expect(await screen.findByText('Invitation sent to new@hill.test.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New teacher' })).toBeNull());
+    await screen.findByText('1–10 of 12');
+    expect(calls('/api/users/teachers')).toBe(1);
+  });
+});
