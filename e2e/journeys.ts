@@ -72,5 +72,11 @@ export async function schoolThroughApi(baseUrl: string, name: string) {
   await fetch(`${baseUrl}/api/site/verify-school${link.search}`);
   const login = await post('user/login', { email, password: PASSWORD });
   const { accessToken } = (await login.json()) as { accessToken: string };
-  return { email, accessToken, post: (path: string, body: unknown) => post(path, body, accessToken) };
+  return {
+    email,
+    accessToken,
+    post: (path: string, body: unknown) => post(path, body, accessToken),
+    get: (path: string) =>
+      fetch(`${baseUrl}/api/${path}`, { headers: { authorization: `Bearer ${accessToken}` } }),
+  };
 }

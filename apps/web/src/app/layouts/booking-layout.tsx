@@ -44,7 +44,7 @@ export function BookingLayout() {
       <Container
         component="main"
         maxWidth="md"
-        sx={{ py: { xs: 2, md: 3 }, pb: showBottomBar ? `${BOTTOM_BAR_HEIGHT + 24}px` : undefined }}
+        sx={{ pt: { xs: 2, md: 3 }, pb: showBottomBar ? `${BOTTOM_BAR_HEIGHT + 24}px` : { xs: 2, md: 3 } }}
       >
         <Outlet />
       </Container>

@@ -6,6 +6,7 @@ import HomeIcon from '@mui/icons-material/Home';
 import SchoolIcon from '@mui/icons-material/School';
 import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import Paper from '@mui/material/Paper';
 import { routeTo } from '@parley/domain/routes';
 import { Link as RouterLink, useLocation } from 'react-router';
@@ -54,24 +55,28 @@ function currentKey(items: NavItem[], pathname: string): string | false {
 export function BottomBar({ items }: { items: NavItem[] }) {
   const { pathname } = useLocation();
   return (
-    <Paper
-      component="nav"
-      aria-label="Bottom navigation"
-      elevation={8}
-      sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (theme) => theme.zIndex.appBar }}
-    >
-      <BottomNavigation showLabels value={currentKey(items, pathname)} sx={{ height: BOTTOM_BAR_HEIGHT }}>
-        {items.map((item) => (
-          <BottomNavigationAction
-            key={item.key}
-            value={item.key}
-            label={item.label}
-            icon={item.icon}
-            component={RouterLink}
-            to={item.to}
-          />
-        ))}
-      </BottomNavigation>
-    </Paper>
+    <>
+      {/* Focus and scroll-into-view keep a field or button clear of the fixed bar, not under it. */}
+      <GlobalStyles styles={{ html: { scrollPaddingBottom: BOTTOM_BAR_HEIGHT + 16 } }} />
+      <Paper
+        component="nav"
+        aria-label="Bottom navigation"
+        elevation={8}
+        sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (theme) => theme.zIndex.appBar }}
+      >
+        <BottomNavigation showLabels value={currentKey(items, pathname)} sx={{ height: BOTTOM_BAR_HEIGHT }}>
+          {items.map((item) => (
+            <BottomNavigationAction
+              key={item.key}
+              value={item.key}
+              label={item.label}
+              icon={item.icon}
+              component={RouterLink}
+              to={item.to}
+            />
+          ))}
+        </BottomNavigation>
+      </Paper>
+    </>
   );
 }

@@ -29,9 +29,10 @@ export function MainLayout() {
         component="main"
         maxWidth="xl"
         sx={{
-          py: { xs: 2, md: 3 },
+          pt: { xs: 2, md: 3 },
           px: { xs: 1.5, md: 3 },
-          pb: showBottomBar ? `${BOTTOM_BAR_HEIGHT + 24}px` : undefined,
+          // Room for the fixed bottom bar. Not combined with a responsive `py`: its xs media rule would win.
+          pb: showBottomBar ? `${BOTTOM_BAR_HEIGHT + 24}px` : { xs: 2, md: 3 },
         }}
       >
         <Outlet />
