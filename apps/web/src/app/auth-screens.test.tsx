@@ -6,46 +6,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setNavigate } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { reloadSession } from '../lib/session';
+import { adminUser, type Handler, json, siteConfig } from '../test-support/screen-fixtures';
 import { AppProviders } from './providers';
 import { appRoutes } from './router';
 
 // Screen flows through the real router, guard, providers and API client; only fetch is faked.
 
-type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const siteConfig = { appName: 'Parley', version: '1.0.5', turnstileSiteKey: null, devMailbox: true };
-
-const user = {
-  id: 7,
-  status: 1,
-  accessToken: null,
-  deviceToken: null,
-  title: null,
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  fullName: 'Ada Lovelace',
-  email: 'ada@hill.test',
-  userTypeId: 2,
-  userTypeName: 'Admin',
-  userTypes: [{ id: 2, name: 'Admin' }],
-  videoConferenceUrl: null,
-  role: 'admin',
-  roles: ['admin'],
-  subjectsLabels: '',
-  clickRole: 'admin',
-  iAmAdmin: true,
-  isAdmin: true,
-  isTeacher: false,
-  isParent: false,
-  isStudent: false,
-  loginCount: 1,
-  groupedSettings: {},
-  subscriberName: 'Hill School',
-  schoolId: 3,
-};
+const user = adminUser;
 
 let routes: Record<string, Handler>;
 let requests: { path: string; init: RequestInit }[];

@@ -8,42 +8,11 @@ import { appRoutes } from '../../app/router';
 import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { adminUser, type Handler, json } from '../../test-support/screen-fixtures';
 
 // The directory screens through the real router, guard, providers and API client; only fetch is faked.
 
-type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const admin = {
-  id: 1,
-  status: 1,
-  accessToken: null,
-  deviceToken: null,
-  title: null,
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  fullName: 'Ada Lovelace',
-  email: 'ada@hill.test',
-  userTypeId: 2,
-  userTypeName: 'Admin',
-  userTypes: [{ id: 2, name: 'Admin' }],
-  videoConferenceUrl: null,
-  role: 'admin',
-  roles: ['admin'],
-  subjectsLabels: '',
-  clickRole: 'admin',
-  iAmAdmin: true,
-  isAdmin: true,
-  isTeacher: false,
-  isParent: false,
-  isStudent: false,
-  loginCount: 1,
-  groupedSettings: {},
-  subscriberName: 'Hill School',
-  schoolId: 3,
-};
+const admin = adminUser;
 
 function teacher(id: number, firstName: string, lastName: string): UserListItem {
   return {
