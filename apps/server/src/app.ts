@@ -19,7 +19,9 @@ import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
+import { eventRoutes } from './modules/events/events.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
+import { messageRoutes } from './modules/messages/messages.routes';
 import { peopleRoutes } from './modules/people/people.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { schoolRoutes } from './modules/school/school.routes';
@@ -101,6 +103,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       schoolRoutes(api, ctx);
       profileRoutes(api, ctx);
       siteRoutes(api, ctx);
+      eventRoutes(api, ctx);
+      messageRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },
     { prefix: '/api' },

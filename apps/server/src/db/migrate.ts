@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import * as accounts from './migrations/001-accounts';
 import * as directory from './migrations/002-directory';
+import * as events from './migrations/003-events';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
   '001-accounts': accounts,
   '002-directory': directory,
+  '003-events': events,
 };
 
 export async function migrateToLatest(

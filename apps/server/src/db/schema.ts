@@ -102,6 +102,102 @@ export interface StudentSubjectsTable {
   teacher_id: number | null;
 }
 
+export type EventGroup = 1 | 2 | 3 | 4;
+export type BookingStatus = 'booked' | 'cancelled';
+/** A local 'HH:MM'–'HH:MM' stretch of a section when a teacher takes no appointments. */
+export type LocalSpan = { start: string; end: string };
+
+export interface EventTypesTable {
+  id: Generated<number>;
+  school_id: number;
+  name: string;
+  group_int: EventGroup;
+  sort_order: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_type_id: number;
+  name: string;
+  status: Generated<number>;
+  code: string;
+  booking_page_message: string | null;
+  opens_at: Timestamp | null;
+  closes_at: Timestamp | null;
+  slot_minutes: Generated<number>;
+  break_minutes: Generated<number>;
+  travel_minutes: Generated<number>;
+  capacity: Generated<number>;
+  guest_allowance: Generated<number>;
+  gown_sizes: Generated<string[]>;
+  max_appointments_per_child: number | null;
+  booking_notifications: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SectionsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  /** A calendar date; read back as 'YYYY-MM-DD' text (the repository casts it). */
+  date: ColumnType<string, string, string>;
+  start_time: string;
+  end_time: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  location: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SectionTeachersTable {
+  school_id: number;
+  section_id: number;
+  teacher_id: number;
+  location: string | null;
+  unavailable: ColumnType<LocalSpan[], string | undefined, string>;
+}
+
+export interface SlotsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  section_id: number;
+  teacher_id: number | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  capacity: Generated<number>;
+  booked_count: Generated<number>;
+  location: string | null;
+}
+
+export interface BookingsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  slot_id: number | null;
+  teacher_id: number | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  parent_id: number | null;
+  student_id: number | null;
+  subject_id: number | null;
+  guests: Generated<number>;
+  gown_size: string | null;
+  status: Generated<BookingStatus>;
+  created_at: CreatedAt;
+  cancelled_at: Timestamp | null;
+}
+
+export interface EventMembersTable {
+  school_id: number;
+  event_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   schools: SchoolsTable;
   users: UsersTable;
@@ -112,6 +208,14 @@ export interface Database {
   teacher_subjects: TeacherSubjectsTable;
   parent_students: ParentStudentsTable;
   student_subjects: StudentSubjectsTable;
+  event_types: EventTypesTable;
+  events: EventsTable;
+  sections: SectionsTable;
+  section_teachers: SectionTeachersTable;
+  slots: SlotsTable;
+  bookings: BookingsTable;
+  event_recipients: EventMembersTable;
+  event_scanners: EventMembersTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -92,3 +92,22 @@ export function findMail(db: Db, id: number) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/** Many mails in one statement per 1,000 (invitations to a whole year group), in the caller's transaction. */
+export async function enqueueMails(db: Db, mails: OutgoingMail[]): Promise<void> {
+  for (let i = 0; i < mails.length; i += 1000) {
+    await db
+      .insertInto('mail_outbox')
+      .values(
+        mails.slice(i, i + 1000).map((mail) => ({
+          school_id: mail.schoolId,
+          to_address: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html,
+          links: JSON.stringify(mail.links),
+        })),
+      )
+      .execute();
+  }
+}

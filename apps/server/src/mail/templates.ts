@@ -115,3 +115,54 @@ export function invitationMail(who: Who, role: Role, token: string): OutgoingMai
     action: { label: 'Accept invitation', url: `${who.appUrl}${acceptPath[role]}?token=${token}` },
   });
 }
+
+/** Invite to book / reminder for an event: one mail per recipient, with the event's booking page. */
+export function eventMessageMail(
+  who: Who,
+  message: {
+    kind: 'inviteToBook' | 'reminder';
+    eventName: string;
+    times: string[];
+    bookingPageMessage: string | null;
+    url: string;
+  },
+): OutgoingMail {
+  const invite = message.kind === 'inviteToBook';
+  return composeMail({
+    ...who,
+    subject: invite
+      ? `${who.schoolName}: book your place for ${message.eventName}`
+      : `Reminder: ${message.eventName}`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [
+      invite
+        ? `${who.schoolName} invites you to book for ${message.eventName}.`
+        : `This is a reminder about ${message.eventName} at ${who.schoolName}.`,
+      ...message.times.map((time) => `When: ${time}`),
+      ...(message.bookingPageMessage ? [message.bookingPageMessage] : []),
+    ],
+    action: { label: invite ? 'Book now' : 'View or change your booking', url: message.url },
+  });
+}
+
+/** The school changed or removed an event, and these bookings of one family were cancelled. */
+export function bookingsCancelledMail(
+  who: Who,
+  change: { eventName: string; eventDeleted: boolean; bookings: string[]; url: string },
+): OutgoingMail {
+  return composeMail({
+    ...who,
+    subject: `${change.eventName}: your booking was cancelled`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [
+      change.eventDeleted
+        ? `${who.schoolName} has cancelled ${change.eventName}, so these bookings no longer stand:`
+        : `${who.schoolName} changed the times of ${change.eventName}, so these bookings were cancelled:`,
+      ...change.bookings,
+      ...(change.eventDeleted ? [] : ['Please choose a new time on the booking page.']),
+    ],
+    action: change.eventDeleted
+      ? { label: `Open ${who.product}`, url: `${who.appUrl}/home` }
+      : { label: 'Book again', url: change.url },
+  });
+}

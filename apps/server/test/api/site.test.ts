@@ -31,7 +31,16 @@ describe('site endpoints, the OpenAPI document and the dev mailbox', () => {
         headers: bearer(school.accessToken),
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ subscriberName: 'Index School', viewAsSelectorItems: [] });
+      // Plus the admin's home tiles (issue 4): a new school holds its four sample events and nobody else.
+      expect(response.json()).toEqual({
+        subscriberName: 'Index School',
+        viewAsSelectorItems: [],
+        eventsCount: 4,
+        teachersCount: 0,
+        parentsCount: 0,
+        studentsCount: 0,
+        activeEvents: [],
+      });
     });
 
     it('lists every non-admin role of the user in spec order', async () => {

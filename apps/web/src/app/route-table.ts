@@ -28,6 +28,9 @@ export type ScreenId =
   | 'accept-parent-invite'
   | 'accept-student-invite'
   | 'home'
+  | 'events'
+  | 'event-view'
+  | 'event-current'
   | 'admins'
   | 'admin-view'
   | 'teachers'
@@ -97,9 +100,9 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Main layout
   page('home', 'Home', { screen: 'home' }),
-  page('events', 'Events'),
-  page('events.current', 'Current event', { backArrow: true }),
-  page('events.view', 'Event', { backArrow: true }),
+  page('events', 'Events', { screen: 'events', adminOnly: true }),
+  page('events.current', 'Current event', { screen: 'event-current', backArrow: true, adminOnly: true }),
+  page('events.view', 'Event', { screen: 'event-view', backArrow: true, adminOnly: true }),
   page('events.view-teacher-event', 'Teacher event', { backArrow: true }),
   page('events.view-parent-event', 'Parent event', { backArrow: true }),
   page('events.view-student-event', 'Student event', { backArrow: true }),

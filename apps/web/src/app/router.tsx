@@ -19,6 +19,9 @@ import { PersonViewPage } from '../features/directory/components/person-view-pag
 import { SubjectViewPage } from '../features/directory/components/subject-view-page';
 import { SubjectsListPage } from '../features/directory/components/subjects-list-page';
 import { WelcomePage } from '../features/directory/components/welcome-page';
+import { CurrentEventPage } from '../features/events/components/current-event-page';
+import { EventViewPage } from '../features/events/components/event-view-page';
+import { EventsListPage } from '../features/events/components/events-list-page';
 import { HomePage } from '../features/home/components/home-page';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
@@ -47,6 +50,9 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   'accept-parent-invite': () => <AcceptInvitePage inviteRole="parent" />,
   'accept-student-invite': () => <AcceptInvitePage inviteRole="student" />,
   home: () => <HomePage />,
+  events: () => <EventsListPage />,
+  'event-view': () => <EventViewPage />,
+  'event-current': () => <CurrentEventPage />,
   admins: () => <PeopleListPage kind="admins" />,
   'admin-view': () => <PersonViewPage kind="admins" />,
   teachers: () => <PeopleListPage kind="teachers" />,

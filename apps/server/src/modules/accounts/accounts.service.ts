@@ -9,6 +9,8 @@ import { RATE_RULES } from '../../lib/rate-limiter';
 import { hashToken } from '../../lib/tokens';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { passwordResetMail, schoolVerificationMail } from '../../mail/templates';
+import { createDefaultEventTypes } from '../events/event-types.repository';
+import { createSampleEvents } from '../events/sample-events';
 import { consumeToken, issueToken, revokeAccessToken, revokeTokens } from '../tokens/tokens.repository';
 import { toCurrentUser } from '../users/current-user';
 import {
@@ -53,6 +55,8 @@ export async function signup(ctx: AppContext, input: SignupRequest & { email: st
         passwordHash,
       });
       await grantRole(trx, { userId: user.id, schoolId: school.id, role: 'admin', accepted: true });
+      await createDefaultEventTypes(trx, school.id);
+      await createSampleEvents(trx, school.id);
       const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
       await enqueueMail(
         trx,

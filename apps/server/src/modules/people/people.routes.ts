@@ -1,4 +1,4 @@
-import { emailSearchResponse, messageResponse, searchQuery } from '@parley/domain/auth';
+import { emailSearchResponse, searchQuery } from '@parley/domain/auth';
 import {
   deleteQuery,
   idQuery,
@@ -18,7 +18,6 @@ import { ROLES, type Role } from '@parley/domain/roles';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { unprocessable } from '../../lib/http-error';
 import { requireSession } from '../../plugins/auth';
 import { searchPeople, teachersForSubject } from './people.repository';
 import * as people from './people.service';
@@ -172,33 +171,5 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
     async (request) => ({
       items: await teachersForSubject(ctx.db, school(request), request.query.subject_id),
     }),
-  );
-
-  // Spec §7 Messages: message-types/send with "sendTeacherInviteEmail" (and the same for the other roles).
-  const inviteMessages: Record<string, Role> = {
-    sendTeacherInviteEmail: 'teacher',
-    sendParentInviteEmail: 'parent',
-    sendStudentInviteEmail: 'student',
-    sendAdminInviteEmail: 'admin',
-  };
-  api.post(
-    '/message-types/send',
-    {
-      ...admin,
-      schema: {
-        tags,
-        security,
-        body: z.strictObject({
-          messageTypeName: z.string().max(60),
-          data: z.strictObject({ userId: z.number().int().positive() }),
-        }),
-        response: { 200: messageResponse, ...errorResponses },
-      },
-    },
-    (request) => {
-      const role = inviteMessages[request.body.messageTypeName];
-      if (!role) throw unprocessable('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
-      return people.sendInvite(ctx, school(request), request.body.data.userId, role);
-    },
   );
 }

@@ -1,10 +1,12 @@
-import { siteConfigResponse, siteIndexResponse } from '@parley/domain/auth';
+import { siteConfigResponse } from '@parley/domain/auth';
 import { APP_VERSION } from '@parley/domain/constants';
+import { homeDataResponse } from '@parley/domain/events';
 import { ROLE_LABELS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession } from '../../plugins/auth';
 import { findSchool } from '../accounts/accounts.repository';
+import { adminHomeData } from '../events/events.service';
 
 export function siteRoutes(api: Api, ctx: AppContext): void {
   const tags = ['site'];
@@ -17,18 +19,26 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
     devMailbox: ctx.config.devMailbox,
   }));
 
-  // Home data (spec §7 Home). Later issues add the counts and event summaries.
+  // Home data (spec §7 Home, §3 Home data): the admin's tiles and Event Bookings list; zeros for others.
   api.get(
     '/site/index',
     {
       preHandler: requireSession(ctx.db),
-      schema: { tags, security: [{ bearer: [] }], response: { 200: siteIndexResponse, ...errorResponses } },
+      schema: { tags, security: [{ bearer: [] }], response: { 200: homeDataResponse, ...errorResponses } },
     },
     async (request) => {
       const session = request.session;
       if (!session) throw new Error('session missing after requireSession');
-      const school = await findSchool(ctx.db, session.schoolId);
+      const [school, home] = await Promise.all([
+        findSchool(ctx.db, session.schoolId),
+        session.roles.includes('admin') ? adminHomeData(ctx, session.schoolId) : undefined,
+      ]);
       return {
+        eventsCount: home?.eventsCount ?? 0,
+        teachersCount: home?.teachersCount ?? 0,
+        parentsCount: home?.parentsCount ?? 0,
+        studentsCount: home?.studentsCount ?? 0,
+        activeEvents: home?.activeEvents ?? [],
         subscriberName: school.name,
         // "View as" offers the roles that have a "My Events" list: never Admin (spec §2 Home).
         viewAsSelectorItems: session.roles

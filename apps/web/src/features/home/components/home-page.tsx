@@ -5,18 +5,20 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { AUTH_ERRORS } from '@parley/domain/messages';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { PageHeading } from '../../../components/page-heading';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { setCurrentUser, setSubscriberName, useSession } from '../../../lib/session';
-import { BUTTONS, SCREEN_TEXT } from '../../../lib/ui-text';
-import { fetchCurrentUser, siteIndexQuery } from '../api';
+import { BUTTONS, HOME_TEXT, SCREEN_TEXT } from '../../../lib/ui-text';
+import { fetchCurrentUser, refreshHomeData, siteIndexQuery } from '../api';
+import { AdminHome } from './admin-home';
 
 export function HomePage() {
   const { user, subscriberName } = useSession();
   const showSnackbar = useSnackbar();
   const index = useQuery({ ...siteIndexQuery, enabled: Boolean(user?.role) });
+  const [refreshing, setRefreshing] = useState(false);
 
   useEffect(() => {
     if (index.data) setSubscriberName(index.data.subscriberName);
@@ -31,6 +33,17 @@ export function HomePage() {
     onSuccess: (fresh) => setCurrentUser(fresh),
     onError: (error) => showSnackbar(serverMessage(error, SCREEN_TEXT.homeRefreshFailed), 'error'),
   });
+
+  const refreshHome = useCallback(async () => {
+    setRefreshing(true);
+    try {
+      await refreshHomeData();
+    } catch (error) {
+      showSnackbar(serverMessage(error, HOME_TEXT.loadFailed), 'error');
+    } finally {
+      setRefreshing(false);
+    }
+  }, [showSnackbar]);
 
   const heading = index.data?.subscriberName ?? subscriberName ?? user?.subscriberName ?? '';
 
@@ -58,6 +71,14 @@ export function HomePage() {
       <Typography variant="h6" component="p">
         {SCREEN_TEXT.welcome(user.firstName)}
       </Typography>
+      {user.isAdmin ? (
+        <AdminHome
+          data={index.data}
+          loginCount={user.loginCount}
+          onRefresh={refreshHome}
+          refreshing={refreshing}
+        />
+      ) : null}
     </Stack>
   );
 }

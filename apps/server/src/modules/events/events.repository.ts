@@ -1,0 +1,685 @@
+import type { Role } from '@parley/domain/roles';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
+
+// Events, sections, slots, recipients and scanners. Every query names the school: a row of another school
+// is never read, changed or deleted, whatever id the client sends.
+
+const fullName = (alias: string) =>
+  sql<string>`${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)}`;
+
+// ── events ───────────────────────────────────────────────────────────────────────────────────────────
+
+export async function insertEvent(db: Db, values: Insertable<EventsTable>): Promise<number> {
+  const row = await db.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const liveBookingCount = sql<number>`(select count(*)::int from bookings b where b.event_id = e.id and b.status = 'booked')`;
+
+function eventsWithType(db: Db, schoolId: number) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('event_types as t', 't.id', 'e.event_type_id')
+    .selectAll('e')
+    .select(['t.name as type_name', 't.group_int', liveBookingCount.as('booking_count')])
+    .where('e.school_id', '=', schoolId);
+}
+
+export type EventRow = NonNullable<Awaited<ReturnType<typeof findEvent>>>;
+
+export function findEvent(db: Db, schoolId: number, eventId: number) {
+  return eventsWithType(db, schoolId).where('e.id', '=', eventId).executeTakeFirst();
+}
+
+/**
+ * The event, locked until the transaction ends: changes to one event's sections and slots take turns.
+ * FOR NO KEY UPDATE, not FOR UPDATE: a booking being written holds FOR KEY SHARE on its event (the foreign
+ * key check) while it waits for a slot this transaction has locked; FOR UPDATE would deadlock with it.
+ */
+export function lockEvent(db: Db, schoolId: number, eventId: number) {
+  return eventsWithType(db, schoolId).where('e.id', '=', eventId).forNoKeyUpdate('e').executeTakeFirst();
+}
+
+export function listEvents(db: Db, schoolId: number) {
+  return eventsWithType(db, schoolId).orderBy(sql`lower(e.name)`).orderBy('e.id').execute();
+}
+
+export async function updateEvent(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  fields: Updateable<EventsTable>,
+): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ ...fields, updated_at: sql`now()` })
+    .where('id', '=', eventId)
+    .where('school_id', '=', schoolId)
+    .execute();
+}
+
+export async function deleteEvent(db: Db, schoolId: number, eventId: number): Promise<void> {
+  await db.deleteFrom('events').where('id', '=', eventId).where('school_id', '=', schoolId).execute();
+}
+
+export async function countEvents(db: Db, schoolId: number): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('school_id', '=', schoolId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Enabled events with a section that has not ended, soonest first: the admin's "Event Bookings" list and
+ * the current event. nextStartsAt is the start of the first section still to come or under way.
+ */
+export function activeEvents(db: Db, schoolId: number, now: Date, limit: number) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('sections as s', (join) =>
+      join.onRef('s.event_id', '=', 'e.id').onRef('s.school_id', '=', 'e.school_id'),
+    )
+    .select([
+      'e.id',
+      'e.name',
+      sql<Date>`min(s.starts_at)`.as('next_starts_at'),
+      sql<number>`(select count(*)::int from bookings b where b.event_id = e.id and b.status = 'booked')`.as(
+        'booking_count',
+      ),
+    ])
+    .where('e.school_id', '=', schoolId)
+    .where('e.status', '=', 1)
+    .where('s.ends_at', '>', now)
+    .groupBy(['e.id', 'e.name'])
+    .orderBy(sql`min(s.starts_at)`)
+    .orderBy('e.id')
+    .limit(limit)
+    .execute();
+}
+
+// ── sections ─────────────────────────────────────────────────────────────────────────────────────────
+
+const sectionColumns = [
+  's.id',
+  's.event_id',
+  sql<string>`s.date::text`.as('date'),
+  's.start_time',
+  's.end_time',
+  's.starts_at',
+  's.ends_at',
+  's.location',
+] as const;
+
+export type SectionRow = Awaited<ReturnType<typeof listSections>>[number];
+
+/** Sections of one event, or of all the school's events (the events list). */
+export function listSections(db: Db, schoolId: number, eventId?: number) {
+  return db
+    .selectFrom('sections as s')
+    .select(sectionColumns)
+    .where('s.school_id', '=', schoolId)
+    .$if(eventId !== undefined, (qb) => qb.where('s.event_id', '=', eventId ?? 0))
+    .orderBy('s.starts_at')
+    .orderBy('s.id')
+    .execute();
+}
+
+export function findSection(db: Db, schoolId: number, sectionId: number) {
+  return db
+    .selectFrom('sections as s')
+    .select(sectionColumns)
+    .where('s.school_id', '=', schoolId)
+    .where('s.id', '=', sectionId)
+    .executeTakeFirst();
+}
+
+type SectionValues = {
+  date: string;
+  start_time: string;
+  end_time: string;
+  starts_at: Date;
+  ends_at: Date;
+  location: string | null;
+};
+
+export async function insertSection(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  values: SectionValues,
+): Promise<number> {
+  const row = await db
+    .insertInto('sections')
+    .values({ ...values, school_id: schoolId, event_id: eventId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateSection(
+  db: Db,
+  schoolId: number,
+  sectionId: number,
+  values: SectionValues,
+): Promise<void> {
+  await db
+    .updateTable('sections')
+    .set(values)
+    .where('id', '=', sectionId)
+    .where('school_id', '=', schoolId)
+    .execute();
+}
+
+export async function deleteSection(db: Db, schoolId: number, sectionId: number): Promise<void> {
+  await db.deleteFrom('sections').where('id', '=', sectionId).where('school_id', '=', schoolId).execute();
+}
+
+export type SectionTeacherRow = Awaited<ReturnType<typeof listSectionTeachers>>[number];
+
+/** The teachers of an event's sections (or of one section), by name. */
+export function listSectionTeachers(
+  db: Db,
+  schoolId: number,
+  where: { eventId?: number; sectionId?: number },
+) {
+  return db
+    .selectFrom('section_teachers as st')
+    .innerJoin('sections as s', 's.id', 'st.section_id')
+    .innerJoin('users as u', 'u.id', 'st.teacher_id')
+    .select(['st.section_id', 'st.teacher_id', 'st.location', 'st.unavailable', fullName('u').as('name')])
+    .where('st.school_id', '=', schoolId)
+    .$if(where.eventId !== undefined, (qb) => qb.where('s.event_id', '=', where.eventId ?? 0))
+    .$if(where.sectionId !== undefined, (qb) => qb.where('st.section_id', '=', where.sectionId ?? 0))
+    .orderBy('st.section_id')
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy(sql`lower(u.first_name)`)
+    .orderBy('u.id')
+    .execute();
+}
+
+export async function replaceSectionTeachers(
+  db: Db,
+  schoolId: number,
+  sectionId: number,
+  teachers: Array<{ teacherId: number; location: string | null; unavailable: LocalSpan[] }>,
+): Promise<void> {
+  await db
+    .deleteFrom('section_teachers')
+    .where('section_id', '=', sectionId)
+    .where('school_id', '=', schoolId)
+    .execute();
+  if (teachers.length === 0) return;
+  await db
+    .insertInto('section_teachers')
+    .values(
+      teachers.map((teacher) => ({
+        school_id: schoolId,
+        section_id: sectionId,
+        teacher_id: teacher.teacherId,
+        location: teacher.location,
+        unavailable: JSON.stringify(teacher.unavailable),
+      })),
+    )
+    .execute();
+}
+
+export async function setSectionTeacherLocation(
+  db: Db,
+  schoolId: number,
+  sectionId: number,
+  teacherId: number,
+  location: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('section_teachers')
+    .set({ location })
+    .where('school_id', '=', schoolId)
+    .where('section_id', '=', sectionId)
+    .where('teacher_id', '=', teacherId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ── slots ────────────────────────────────────────────────────────────────────────────────────────────
+
+const slotColumns = [
+  'sl.id',
+  'sl.section_id',
+  'sl.teacher_id',
+  'sl.starts_at',
+  'sl.ends_at',
+  'sl.capacity',
+  'sl.booked_count',
+  'sl.location',
+] as const;
+
+export type SlotRow = {
+  id: number;
+  section_id: number;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  capacity: number;
+  booked_count: number;
+  location: string | null;
+};
+
+type PackedSlot = [
+  id: number,
+  startsMs: number,
+  endsMs: number,
+  capacity: number,
+  booked: number,
+  location: string | null,
+];
+
+/**
+ * An event's slots by section, teacher and time. An evening holds thousands: they come packed as one JSON
+ * array per teacher column (a few dozen rows, not thousands), which is several times cheaper to read.
+ */
+export async function listSlots(db: Db, schoolId: number, eventId: number): Promise<SlotRow[]> {
+  const columns = await db
+    .selectFrom('slots as sl')
+    .select([
+      'sl.section_id',
+      'sl.teacher_id',
+      sql<PackedSlot[]>`json_agg(json_build_array(sl.id, (extract(epoch from sl.starts_at) * 1000)::bigint,
+        (extract(epoch from sl.ends_at) * 1000)::bigint, sl.capacity, sl.booked_count, sl.location)
+        order by sl.starts_at, sl.id)`.as('slots'),
+    ])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .groupBy(['sl.section_id', 'sl.teacher_id'])
+    .orderBy('sl.section_id')
+    .orderBy('sl.teacher_id')
+    .execute();
+  return columns.flatMap((column) =>
+    column.slots.map(([id, startsMs, endsMs, capacity, booked, location]) => ({
+      id,
+      section_id: column.section_id,
+      teacher_id: column.teacher_id,
+      starts_at: new Date(startsMs),
+      ends_at: new Date(endsMs),
+      capacity,
+      booked_count: booked,
+      location,
+    })),
+  );
+}
+
+/**
+ * A section's slots (or an event's), locked: a booking of one of them waits for this transaction, then finds
+ * the slot changed or gone, so a section edit and a booking never both win on the same slot.
+ */
+export function lockSlots(db: Db, schoolId: number, where: { sectionId?: number; eventId?: number }) {
+  return db
+    .selectFrom('slots as sl')
+    .select(slotColumns)
+    .where('sl.school_id', '=', schoolId)
+    .$if(where.sectionId !== undefined, (qb) => qb.where('sl.section_id', '=', where.sectionId ?? 0))
+    .$if(where.eventId !== undefined, (qb) => qb.where('sl.event_id', '=', where.eventId ?? 0))
+    .orderBy('sl.id')
+    .forUpdate()
+    .execute();
+}
+
+export async function deleteSlots(db: Db, schoolId: number, slotIds: number[]): Promise<void> {
+  for (let i = 0; i < slotIds.length; i += 5000) {
+    await db
+      .deleteFrom('slots')
+      .where('school_id', '=', schoolId)
+      .where('id', 'in', slotIds.slice(i, i + 5000))
+      .execute();
+  }
+}
+
+export async function insertSlots(db: Db, rows: Insertable<SlotsTable>[]): Promise<void> {
+  // 9 parameters a row: well under PostgreSQL's 65,535 per statement.
+  for (let i = 0; i < rows.length; i += 2000) {
+    await db
+      .insertInto('slots')
+      .values(rows.slice(i, i + 2000))
+      .execute();
+  }
+}
+
+/** Sets the capacity of an event's slots; a slot with more bookings than that fails the booked_count check. */
+export async function setSlotsCapacity(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  capacity: number,
+): Promise<number> {
+  const result = await db
+    .updateTable('slots')
+    .set({ capacity })
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function setSlotsLocation(
+  db: Db,
+  schoolId: number,
+  where: { eventId?: number; sectionId?: number; teacherId?: number; slotId?: number },
+  location: string | null,
+): Promise<number> {
+  const result = await db
+    .updateTable('slots')
+    .set({ location })
+    .where('school_id', '=', schoolId)
+    .$if(where.eventId !== undefined, (qb) => qb.where('event_id', '=', where.eventId ?? 0))
+    .$if(where.sectionId !== undefined, (qb) => qb.where('section_id', '=', where.sectionId ?? 0))
+    .$if(where.teacherId !== undefined, (qb) => qb.where('teacher_id', '=', where.teacherId ?? 0))
+    .$if(where.slotId !== undefined, (qb) => qb.where('id', '=', where.slotId ?? 0))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findSlot(db: Db, schoolId: number, slotId: number) {
+  return db
+    .selectFrom('slots')
+    .select(['id', 'event_id', 'section_id', 'teacher_id'])
+    .where('school_id', '=', schoolId)
+    .where('id', '=', slotId)
+    .executeTakeFirst();
+}
+
+// ── bookings ─────────────────────────────────────────────────────────────────────────────────────────
+
+export type BookingRow = Awaited<ReturnType<typeof exportBookings>>[number];
+
+function bookingsQuery(db: Db, schoolId: number) {
+  return db
+    .selectFrom('bookings as b')
+    .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+    .leftJoin('sections as s', 's.id', 'sl.section_id')
+    .leftJoin('section_teachers as st', (join) =>
+      join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+    )
+    .leftJoin('users as t', 't.id', 'b.teacher_id')
+    .leftJoin('users as p', 'p.id', 'b.parent_id')
+    .leftJoin('users as c', 'c.id', 'b.student_id')
+    .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
+    .select([
+      'b.id',
+      'b.slot_id',
+      'sl.section_id',
+      'b.starts_at',
+      'b.ends_at',
+      'b.teacher_id',
+      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+      'b.parent_id',
+      sql<string | null>`case when p.id is null then null else ${fullName('p')} end`.as('parent_name'),
+      'p.email as parent_email',
+      'b.student_id',
+      sql<string | null>`case when c.id is null then null else ${fullName('c')} end`.as('student_name'),
+      'c.email as student_email',
+      'b.subject_id',
+      'sub.name as subject_name',
+      'b.guests',
+      'b.gown_size',
+      'b.status',
+      'b.created_at',
+      sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+    ])
+    .where('b.school_id', '=', schoolId);
+}
+
+/** Every booking of an event, live and cancelled, in time order, with emails and locations (the CSV). */
+export function exportBookings(db: Db, schoolId: number, eventId: number) {
+  return bookingsQuery(db, schoolId)
+    .where('b.event_id', '=', eventId)
+    .orderBy('b.starts_at')
+    .orderBy('teacher_name')
+    .orderBy('b.id')
+    .execute();
+}
+
+export type ViewBookingRow = Awaited<ReturnType<typeof listBookings>>[number];
+
+/** Every booking of an event for its page: what the table shows, with the fewest joins (an evening has hundreds). */
+export function listBookings(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('bookings as b')
+    .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+    .leftJoin('users as t', 't.id', 'b.teacher_id')
+    .leftJoin('users as p', 'p.id', 'b.parent_id')
+    .leftJoin('users as c', 'c.id', 'b.student_id')
+    .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
+    .select([
+      'b.id',
+      'b.slot_id',
+      'sl.section_id',
+      'b.starts_at',
+      'b.ends_at',
+      'b.teacher_id',
+      sql<string | null>`${fullName('t')}`.as('teacher_name'),
+      'b.parent_id',
+      sql<string | null>`${fullName('p')}`.as('parent_name'),
+      'b.student_id',
+      sql<string | null>`${fullName('c')}`.as('student_name'),
+      'b.subject_id',
+      'sub.name as subject_name',
+      'b.guests',
+      'b.gown_size',
+      'b.status',
+      'b.created_at',
+    ])
+    .where('b.school_id', '=', schoolId)
+    .where('b.event_id', '=', eventId)
+    .orderBy('b.starts_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+/** Live bookings on the given slots: what a section change would cancel. */
+export async function liveBookingsOnSlots(db: Db, schoolId: number, slotIds: number[]) {
+  if (slotIds.length === 0) return [];
+  return bookingsQuery(db, schoolId)
+    .where('b.slot_id', 'in', slotIds)
+    .where('b.status', '=', 'booked')
+    .orderBy('b.starts_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+export function liveBookingsOfEvent(db: Db, schoolId: number, eventId: number) {
+  return bookingsQuery(db, schoolId)
+    .where('b.event_id', '=', eventId)
+    .where('b.status', '=', 'booked')
+    .orderBy('b.starts_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+export async function cancelBookings(db: Db, schoolId: number, bookingIds: number[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db
+    .updateTable('bookings')
+    .set({ status: 'cancelled', cancelled_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', bookingIds)
+    .where('status', '=', 'booked')
+    .execute();
+}
+
+// ── people: recipients and scanners ──────────────────────────────────────────────────────────────────
+
+/** Users of the school holding one of the roles, among the given ids (or all of them, when ids is absent). */
+export function peopleWithRoles(
+  db: Db,
+  schoolId: number,
+  roles: Role[],
+  options: { ids?: number[]; activeOnly?: boolean } = {},
+) {
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', fullName('u').as('name'), 'u.email'])
+    .where('u.school_id', '=', schoolId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_roles as r')
+          .select('r.role')
+          .whereRef('r.user_id', '=', 'u.id')
+          .where('r.role', 'in', roles),
+      ),
+    )
+    .$if(options.ids !== undefined, (qb) => qb.where('u.id', 'in', options.ids?.length ? options.ids : [0]))
+    .$if(options.activeOnly === true, (qb) => qb.where('u.status', '=', 1))
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy(sql`lower(u.first_name)`)
+    .orderBy('u.id')
+    .execute();
+}
+
+export type RecipientRow = Awaited<ReturnType<typeof listRecipients>>[number];
+
+/** An event's recipients, with their family roles. */
+export function listRecipients(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('event_recipients as er')
+    .innerJoin('users as u', 'u.id', 'er.user_id')
+    .select([
+      'u.id',
+      fullName('u').as('name'),
+      'u.email',
+      'u.first_name',
+      sql<
+        Role[]
+      >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
+        'roles',
+      ),
+    ])
+    .where('er.school_id', '=', schoolId)
+    .where('er.event_id', '=', eventId)
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy(sql`lower(u.first_name)`)
+    .orderBy('u.id')
+    .execute();
+}
+
+export async function recipientIds(db: Db, schoolId: number, eventId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('event_recipients')
+    .select('user_id')
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}
+
+export async function addMembers(
+  db: Db,
+  table: 'event_recipients' | 'event_scanners',
+  schoolId: number,
+  eventId: number,
+  userIds: number[],
+): Promise<number> {
+  let added = 0;
+  for (let i = 0; i < userIds.length; i += 5000) {
+    const rows = await db
+      .insertInto(table)
+      .values(
+        userIds
+          .slice(i, i + 5000)
+          .map((userId) => ({ school_id: schoolId, event_id: eventId, user_id: userId })),
+      )
+      .onConflict((oc) => oc.columns(['event_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .execute();
+    added += rows.length;
+  }
+  return added;
+}
+
+export async function removeMember(
+  db: Db,
+  table: 'event_recipients' | 'event_scanners',
+  schoolId: number,
+  eventId: number,
+  userId: number,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom(table)
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function clearScanners(db: Db, schoolId: number, eventId: number): Promise<void> {
+  await db
+    .deleteFrom('event_scanners')
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .execute();
+}
+
+export function listScanners(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('event_scanners as es')
+    .innerJoin('users as u', 'u.id', 'es.user_id')
+    .select(['u.id', fullName('u').as('name'), 'u.email'])
+    .where('es.school_id', '=', schoolId)
+    .where('es.event_id', '=', eventId)
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy('u.id')
+    .execute();
+}
+
+/** Recipients to message: everyone, or those without a live booking in the event; active accounts only. */
+export function messageRecipients(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  options: { notBooked: boolean; userId?: number },
+) {
+  return db
+    .selectFrom('event_recipients as er')
+    .innerJoin('users as u', 'u.id', 'er.user_id')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('er.school_id', '=', schoolId)
+    .where('er.event_id', '=', eventId)
+    .where('u.status', '=', 1)
+    .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
+    .$if(options.notBooked, (qb) =>
+      qb.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('bookings as b')
+              .select('b.id')
+              .whereRef('b.event_id', '=', 'er.event_id')
+              .where('b.status', '=', 'booked')
+              .where((inner) =>
+                inner.or([
+                  inner('b.parent_id', '=', inner.ref('u.id')),
+                  inner('b.student_id', '=', inner.ref('u.id')),
+                ]),
+              ),
+          ),
+        ),
+      ),
+    )
+    .orderBy('u.id')
+    .execute();
+}
+
+/** How many people hold a role in the school (the admin home tiles). */
+export async function countRole(db: Db, schoolId: number, role: Role): Promise<number> {
+  const row = await db
+    .selectFrom('user_roles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('school_id', '=', schoolId)
+    .where('role', '=', role)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

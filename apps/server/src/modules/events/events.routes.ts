@@ -1,0 +1,320 @@
+import { messageResponse } from '@parley/domain/auth';
+import {
+  addRecipientsQuery,
+  addRecipientsRequest,
+  bookingNotificationRequest,
+  bookingNotificationResponse,
+  canScanRequest,
+  confirmRequest,
+  createdResponse,
+  currentEventResponse,
+  downloadQuery,
+  eventConflictResponse,
+  eventCreateRequest,
+  eventIdQuery,
+  eventScopedQuery,
+  eventsIndexQuery,
+  eventsIndexResponse,
+  eventUpdateRequest,
+  eventViewQuery,
+  eventViewResponse,
+  peopleItemsResponse,
+  recipientsPreviewResponse,
+  scannersResponse,
+  sectionDeleteQuery,
+  sectionRequest,
+  sectionSavedResponse,
+  slotsUpdatedResponse,
+  updateSlotAllRequest,
+  updateSlotLocationRequest,
+  userIdRequest,
+} from '@parley/domain/events';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { type Api, errorResponses } from '../../lib/api';
+import { notFound } from '../../lib/http-error';
+import { requireSession } from '../../plugins/auth';
+import { bookingsCsv, csvFileName } from './bookings-csv';
+import * as repo from './events.repository';
+import * as events from './events.service';
+import * as sections from './sections.service';
+import { loadSchool } from './sections.service';
+
+// Spec §7 Events. Every route is admin-only and scoped to the admin's school: another school's event,
+// section, slot or person answers 404 exactly like a missing one.
+export function eventRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['events'];
+  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const security = [{ bearer: [] }];
+  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+  const ok = <T>(schema: T) => ({ 200: schema, ...errorResponses });
+  /** Routes that may answer 409 with the bookings a change would cancel. */
+  const withConflict = <T>(schema: T) => ({ ...ok(schema), 409: eventConflictResponse });
+
+  api.get(
+    '/events/index',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        // The app's forced-refresh flag (spec §7 "The forced-refresh flag is passed on refresh"): always fresh.
+        querystring: eventsIndexQuery,
+        response: ok(eventsIndexResponse),
+      },
+    },
+    (request) => events.listEvents(ctx, school(request)),
+  );
+
+  api.post(
+    '/events/create',
+    { ...admin, schema: { tags, security, body: eventCreateRequest, response: ok(createdResponse) } },
+    (request) => events.createEvent(ctx, school(request), request.body),
+  );
+
+  api.get(
+    '/events/view',
+    { ...admin, schema: { tags, security, querystring: eventViewQuery, response: ok(eventViewResponse) } },
+    (request) => events.viewEvent(ctx, school(request), request.query.id),
+  );
+
+  api.get(
+    '/events/current',
+    { ...admin, schema: { tags, security, response: ok(currentEventResponse) } },
+    (request) => events.currentEvent(ctx, school(request)),
+  );
+
+  api.post(
+    '/events/update',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventIdQuery,
+        body: eventUpdateRequest,
+        response: withConflict(createdResponse),
+      },
+    },
+    (request) => events.updateEvent(ctx, school(request), request.query.id, request.body),
+  );
+
+  api.post(
+    '/events/update-booking-notification-status',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventIdQuery,
+        body: bookingNotificationRequest,
+        response: ok(bookingNotificationResponse),
+      },
+    },
+    (request) =>
+      events.toggleBookingNotifications(
+        ctx,
+        school(request),
+        request.query.id,
+        request.body?.bookingNotifications,
+      ),
+  );
+
+  api.post(
+    '/events/delete',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventIdQuery,
+        body: confirmRequest,
+        response: withConflict(createdResponse),
+      },
+    },
+    (request) => events.deleteEvent(ctx, school(request), request.query.id, request.body?.confirm === true),
+  );
+
+  api.post(
+    '/events/create-section',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventScopedQuery,
+        body: sectionRequest,
+        response: withConflict(sectionSavedResponse),
+      },
+    },
+    (request) => sections.createSection(ctx, school(request), request.query.eventId, request.body),
+  );
+
+  api.post(
+    '/events/update-section',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventIdQuery,
+        body: sectionRequest,
+        response: withConflict(sectionSavedResponse),
+      },
+    },
+    (request) => sections.updateSection(ctx, school(request), request.query.id, request.body),
+  );
+
+  api.post(
+    '/events/delete-section',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: sectionDeleteQuery,
+        body: confirmRequest,
+        response: withConflict(sectionSavedResponse),
+      },
+    },
+    (request) =>
+      sections.deleteSection(
+        ctx,
+        school(request),
+        request.query.eventId,
+        request.query.sectionId,
+        request.body?.confirm === true,
+      ),
+  );
+
+  api.post(
+    '/events/add-recipients',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: addRecipientsQuery,
+        body: addRecipientsRequest,
+        response: ok(recipientsPreviewResponse),
+      },
+    },
+    (request) =>
+      events.addRecipients(
+        ctx,
+        school(request),
+        request.query.eventId,
+        request.body,
+        request.query.saveme === 1,
+      ),
+  );
+
+  api.post(
+    '/events/remove-recipient',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventScopedQuery,
+        body: userIdRequest,
+        response: ok(messageResponse),
+      },
+    },
+    (request) => events.removeRecipient(ctx, school(request), request.query.eventId, request.body.userId),
+  );
+
+  api.post(
+    '/events/update-can-scan-user-ids',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventIdQuery,
+        body: canScanRequest,
+        response: ok(scannersResponse),
+      },
+    },
+    (request) => events.setScanners(ctx, school(request), request.query.id, request.body.canScanUserIds),
+  );
+
+  api.post(
+    '/events/remove-can-scan-user',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventScopedQuery,
+        body: userIdRequest,
+        response: ok(scannersResponse),
+      },
+    },
+    (request) => events.removeScanner(ctx, school(request), request.query.eventId, request.body.userId),
+  );
+
+  api.get(
+    '/events/get-all-parents',
+    { ...admin, schema: { tags, security, response: ok(peopleItemsResponse) } },
+    (request) => events.allOfRole(ctx, school(request), 'parent'),
+  );
+  api.get(
+    '/events/get-all-students',
+    { ...admin, schema: { tags, security, response: ok(peopleItemsResponse) } },
+    (request) => events.allOfRole(ctx, school(request), 'student'),
+  );
+
+  // A CSV file, not JSON: Excel opens it with the right characters (BOM) and the school's local times.
+  api.get(
+    '/events/download-bookings',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: downloadQuery,
+        produces: ['text/csv'],
+        response: ok(z.string().describe('text/csv; charset=utf-8, with a byte-order mark')),
+      },
+    },
+    async (request, reply) => {
+      const schoolId = school(request);
+      const event = await repo.findEvent(ctx.db, schoolId, request.query.eventId);
+      if (!event) throw notFound('Event not found.');
+      const [info, rows] = await Promise.all([
+        loadSchool(ctx.db, schoolId),
+        repo.exportBookings(ctx.db, schoolId, event.id),
+      ]);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csvFileName(event.name)}"`)
+        .header('cache-control', 'no-store')
+        .send(bookingsCsv(rows, info.timezone));
+    },
+  );
+
+  api.post(
+    '/events/update-slot-all',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        querystring: eventScopedQuery,
+        body: updateSlotAllRequest,
+        response: ok(slotsUpdatedResponse),
+      },
+    },
+    (request) => events.updateAllSlots(ctx, school(request), request.query.eventId, request.body),
+  );
+
+  api.post(
+    '/events/update-slot-location',
+    {
+      ...admin,
+      schema: { tags, security, body: updateSlotLocationRequest, response: ok(slotsUpdatedResponse) },
+    },
+    (request) => events.updateSlotLocation(ctx, school(request), request.body),
+  );
+}

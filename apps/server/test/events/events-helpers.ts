@@ -1,0 +1,124 @@
+import type { EventDetail, EventTypeItem } from '@parley/domain/events';
+import { sql } from 'kysely';
+import type { Db } from '../../src/db/database';
+import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
+import type { TestApp } from '../test-app';
+
+// Fixtures of the events tests: a school with its event types by group, events and sections made through
+// the API, and bookings written straight into the database (the booking flow is the next issue's).
+
+export type EventSchool = {
+  schoolId: number;
+  admin: { id: number; email: string; token: string };
+  types: { parentTeacher: number; booking: number; ticketed: number; graduation: number };
+};
+
+/** A registered school (optionally in another zone) with the ids of its four event types. */
+export async function eventSchool(t: TestApp, name: string, timezone?: string): Promise<EventSchool> {
+  const created = await newSchool(t, name);
+  if (timezone) {
+    await t.db.updateTable('schools').set({ timezone }).where('id', '=', created.schoolId).execute();
+  }
+  const index = expectStatus<{ eventTypes: EventTypeItem[] }>(
+    await api(t.app).get('events/index', created.admin.token),
+    200,
+  );
+  const byGroup = (group: number) => index.eventTypes.find((type) => type.groupInt === group)?.id ?? 0;
+  return {
+    ...created,
+    types: { parentTeacher: byGroup(1), booking: byGroup(4), ticketed: byGroup(2), graduation: byGroup(3) },
+  };
+}
+
+/** Creates an event and enables it, as an admin does once it is set up (new events start disabled). */
+export async function createEvent(http: Api, token: string, name: string, eventTypeId: number) {
+  const { id } = expectStatus<{ id: number }>(
+    await http.post('events/create', token, { name, eventTypeId }),
+    200,
+  );
+  expectStatus(await http.post(`events/update?id=${id}`, token, { status: 1 }), 200);
+  return id;
+}
+
+export async function viewEvent(http: Api, token: string, id: number | 'current'): Promise<EventDetail> {
+  return expectStatus<{ event: EventDetail }>(await http.get(`events/view?id=${id}`, token), 200).event;
+}
+
+export type SectionBody = {
+  date: string;
+  start: string;
+  end: string;
+  location?: string | null;
+  teachers?: Array<{
+    teacherId: number;
+    location?: string | null;
+    unavailable?: Array<{ start: string; end: string }>;
+  }>;
+  confirm?: boolean;
+};
+
+export async function createSection(http: Api, token: string, eventId: number, body: SectionBody) {
+  return expectStatus<{ id: number; slotCount: number }>(
+    await http.post(`events/create-section?eventId=${eventId}`, token, body),
+    200,
+  );
+}
+
+/** A booking as the booking flow will write it: the slot's times and teacher, and the slot's count + 1. */
+export async function insertBooking(
+  db: Db,
+  slotId: number,
+  who: { parentId?: number; studentId?: number; subjectId?: number },
+): Promise<number> {
+  const slot = await db.selectFrom('slots').selectAll().where('id', '=', slotId).executeTakeFirstOrThrow();
+  await db
+    .updateTable('slots')
+    .set({ booked_count: sql`booked_count + 1` })
+    .where('id', '=', slotId)
+    .execute();
+  const row = await db
+    .insertInto('bookings')
+    .values({
+      school_id: slot.school_id,
+      event_id: slot.event_id,
+      slot_id: slot.id,
+      teacher_id: slot.teacher_id,
+      starts_at: slot.starts_at,
+      ends_at: slot.ends_at,
+      parent_id: who.parentId ?? null,
+      student_id: who.studentId ?? null,
+      subject_id: who.subjectId ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Mails to an address whose subject contains the text. */
+export async function mailsTo(db: Db, to: string, subjectPart = '') {
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', '=', to.toLowerCase())
+    .where('subject', 'like', `%${subjectPart}%`)
+    .orderBy('id')
+    .execute();
+}
+
+/** The local time of day of an instant in a zone: what a screen in the school shows. */
+export function wallTime(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+}
+
+export const minutesBetween = (a: string, b: string) =>
+  (new Date(b).getTime() - new Date(a).getTime()) / 60_000;
+
+/** A calendar date `days` from today (UTC), for sections that must lie ahead. */
+export function daysAhead(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}

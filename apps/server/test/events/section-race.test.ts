@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database';
+import { type Api, addPerson, api, expectStatus, type Person } from '../directory/directory-helpers';
+import { createTestApp, type TestApp } from '../test-app';
+import { createEvent, createSection, type EventSchool, eventSchool, viewEvent } from './events-helpers';
+
+// A section edit racing a booking (real PostgreSQL only: PGlite is one connection). The edit locks the
+// section's slots before it reads their bookings, so a booking either lands first (and the edit answers
+// 409) or finds its slot gone: never a live booking left on a slot that the edit deleted.
+
+let t: TestApp;
+let http: Api;
+let school: EventSchool;
+let teacher: Person;
+let parent: Person;
+
+/** The booking flow's core as the next issue will write it: a conditional count, then the row. */
+function book(db: Db, slotId: number, parentId: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const taken = await sql<{
+      id: number;
+      school_id: number;
+      event_id: number;
+      teacher_id: number;
+      starts_at: Date;
+      ends_at: Date;
+    }>`update slots set booked_count = booked_count + 1 where id = ${slotId} and booked_count < capacity
+       returning id, school_id, event_id, teacher_id, starts_at, ends_at`.execute(trx);
+    const slot = taken.rows[0];
+    if (!slot) return false;
+    await trx
+      .insertInto('bookings')
+      .values({
+        school_id: slot.school_id,
+        event_id: slot.event_id,
+        slot_id: slot.id,
+        teacher_id: slot.teacher_id,
+        starts_at: slot.starts_at,
+        ends_at: slot.ends_at,
+        parent_id: parentId,
+      })
+      .execute();
+    return true;
+  });
+}
+
+describe.runIf(process.env.TEST_DB === 'pg')('section edits racing bookings', () => {
+  beforeAll(async () => {
+    t = await createTestApp();
+    http = api(t.app);
+    school = await eventSchool(t, 'Race Academy');
+    teacher = await addPerson(t, school.admin.token, 'teacher');
+    parent = await addPerson(t, school.admin.token, 'parent');
+  });
+  afterAll(() => t?.close());
+
+  it('never leaves a live booking on a slot the edit removed', async () => {
+    const outcomes = { booked: 0, refused: 0, applied: 0 };
+    for (let round = 0; round < 15; round++) {
+      const id = await createEvent(http, school.admin.token, `Race ${round}`, school.types.parentTeacher);
+      const section = await createSection(http, school.admin.token, id, {
+        date: '2026-09-10',
+        start: '16:00',
+        end: '16:30',
+        teachers: [{ teacherId: teacher.id }],
+      });
+      const last = (await viewEvent(http, school.admin.token, id)).slots[0]?.slots[2]?.id ?? 0;
+      // The edit drops the 16:20 slot while a family books it.
+      // A little head start for the edit now and then, so both orders happen.
+      const delay = (round % 3) * 4;
+      const [booked, edit] = await Promise.all([
+        new Promise((resolve) => setTimeout(resolve, delay)).then(() => book(t.db, last, parent.id)),
+        http.post(`events/update-section?id=${section.id}`, school.admin.token, {
+          date: '2026-09-10',
+          start: '16:00',
+          end: '16:20',
+          teachers: [{ teacherId: teacher.id }],
+        }),
+      ]);
+      if (booked) outcomes.booked += 1;
+      if (edit.statusCode === 409) outcomes.refused += 1;
+      else outcomes.applied += expectStatus(edit, 200) ? 1 : 0;
+      // Exactly one wins: a booking that landed makes the edit refuse; an applied edit left nothing to book.
+      expect(booked).toBe(edit.statusCode === 409);
+      const orphans = await t.db
+        .selectFrom('bookings')
+        .select('id')
+        .where('event_id', '=', id)
+        .where('status', '=', 'booked')
+        .where((eb) =>
+          eb.or([
+            eb('slot_id', 'is', null),
+            eb.not(
+              eb.exists(
+                eb.selectFrom('slots').select('slots.id').whereRef('slots.id', '=', 'bookings.slot_id'),
+              ),
+            ),
+          ]),
+        )
+        .execute();
+      expect(orphans).toEqual([]);
+    }
+    expect(outcomes.booked + outcomes.applied).toBe(15);
+    expect(outcomes.refused).toBe(outcomes.booked);
+  });
+});

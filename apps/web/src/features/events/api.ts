@@ -1,0 +1,184 @@
+import type { MessageResponse } from '@parley/domain/auth';
+import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
+import type {
+  AddRecipientsRequest,
+  EventConflict,
+  EventMessageType,
+  EventsIndexResponse,
+  EventUpdateRequest,
+  EventViewResponse,
+  SectionRequest,
+} from '@parley/domain/events';
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, api } from '../../lib/api-client';
+import { downloadFile } from '../../lib/download';
+import { queryClient } from '../../lib/query-client';
+import { removeKeys } from '../../lib/storage';
+import {
+  type EventsData,
+  forgetEvents,
+  readEventsCache,
+  usableEvents,
+  writeEventsCache,
+} from './events-cache';
+
+// Calls of spec §7 Events and Messages, and the events list cache of spec §4.
+
+export type Saved = { id: number; message: string };
+export type PersonRef = { id: number; name: string; email: string };
+
+// ---- The list ----
+
+/** Fetches events/index and keeps it (with its time) in local storage. `forced` is the refresh flag. */
+export async function fetchEvents(forced = false): Promise<EventsData> {
+  const data = await api.get<EventsIndexResponse>('events/index', {
+    query: forced ? { forceRefresh: '1' } : {},
+  });
+  const result = { events: data.events, eventTypes: data.eventTypes };
+  writeEventsCache(result, Date.now());
+  return result;
+}
+
+export const eventsQuery = queryOptions({
+  queryKey: ['events', 'list'],
+  queryFn: () => fetchEvents(false),
+  initialData: () => usableEvents(readEventsCache(), { now: Date.now() }) ?? undefined,
+  initialDataUpdatedAt: () => readEventsCache()?.savedAt,
+  staleTime: CACHE_MAX_AGE_MS,
+});
+
+/** The refresh button and pull-to-refresh: a forced reload. */
+export async function refreshEvents(): Promise<EventsData> {
+  const data = await fetchEvents(true);
+  queryClient.setQueryData(eventsQuery.queryKey, data);
+  return data;
+}
+
+/** After any change: the stored list, the home data and the open event are reloaded. */
+export async function afterEventChange(eventId?: number): Promise<void> {
+  forgetEvents();
+  removeKeys(STORAGE_KEYS.homeData, STORAGE_KEYS.lastHomeDataRefresh);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['events', 'list'] }),
+    queryClient.invalidateQueries({ queryKey: ['home'] }),
+    eventId === undefined
+      ? Promise.resolve()
+      : queryClient.invalidateQueries({ queryKey: ['events', 'view', eventId] }),
+  ]);
+}
+
+export const createEvent = (body: { name: string; eventTypeId: number }) =>
+  api.post<Saved>('events/create', body);
+
+// ---- One event ----
+
+export const eventQuery = (id: number | 'current') =>
+  queryOptions({
+    queryKey: ['events', 'view', id],
+    queryFn: ({ signal }) => api.get<EventViewResponse>('events/view', { query: { id }, signal }),
+  });
+
+export const currentEventQuery = queryOptions({
+  queryKey: ['events', 'current'],
+  queryFn: ({ signal }) => api.get<{ id: number }>('events/current', { signal }),
+  retry: false,
+});
+
+export type ConfirmBody = { confirm?: boolean };
+
+export const updateEvent = (id: number, body: EventUpdateRequest) =>
+  api.post<Saved>('events/update', body, { query: { id } });
+
+export const setBookingNotifications = (id: number, bookingNotifications: boolean) =>
+  api.post<{ bookingNotifications: boolean; message: string }>(
+    'events/update-booking-notification-status',
+    { bookingNotifications },
+    { query: { id } },
+  );
+
+export const deleteEvent = (id: number, body: ConfirmBody = {}) =>
+  api.post<Saved>('events/delete', body, { query: { id } });
+
+export type SectionSaved = { id: number; message: string; slotCount: number; cancelledBookings: number };
+
+export const createSection = (eventId: number, body: SectionRequest) =>
+  api.post<SectionSaved>('events/create-section', body, { query: { eventId } });
+
+export const updateSection = (id: number, body: SectionRequest) =>
+  api.post<SectionSaved>('events/update-section', body, { query: { id } });
+
+export const deleteSection = (eventId: number, sectionId: number, body: ConfirmBody = {}) =>
+  api.post<SectionSaved>('events/delete-section', body, { query: { eventId, sectionId } });
+
+/** A 409 that lists the bookings a change would cancel (repeat with confirm: true to apply it). */
+export function conflictOf(error: unknown): EventConflict | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const body = error.body as EventConflict | null;
+  return body?.confirmRequired && Array.isArray(body.affectedBookings) ? body : null;
+}
+
+// ---- Recipients, scanners ----
+
+export type RecipientsPreview = {
+  toAdd: PersonRef[];
+  alreadyAdded: PersonRef[];
+  added: number;
+  message: string;
+};
+
+export const addRecipients = (eventId: number, body: AddRecipientsRequest, save: boolean) =>
+  api.post<RecipientsPreview>('events/add-recipients', body, {
+    query: save ? { eventId, saveme: 1 } : { eventId },
+  });
+
+export const removeRecipient = (eventId: number, userId: number) =>
+  api.post<MessageResponse>('events/remove-recipient', { userId }, { query: { eventId } });
+
+export const allPeopleQuery = (role: 'parents' | 'students') =>
+  queryOptions({
+    queryKey: ['events', 'all-people', role],
+    queryFn: ({ signal }) => api.get<{ items: PersonRef[] }>(`events/get-all-${role}`, { signal }),
+    select: (data) => data.items,
+    staleTime: 60_000,
+  });
+
+export const teachersQuery = queryOptions({
+  queryKey: ['events', 'teachers'],
+  queryFn: ({ signal }) => api.get<{ items: PersonRef[] }>('users/teachers', { signal }),
+  select: (data) =>
+    data.items.map((item) => ({ id: item.id, name: item.name, email: item.email })) as PersonRef[],
+  staleTime: 60_000,
+});
+
+export const searchScanners = (q: string, signal?: AbortSignal) =>
+  api.get<{ items: PersonRef[] }>('users/search-can-scan-users', { query: { q }, signal });
+
+export const setScanners = (id: number, canScanUserIds: number[]) =>
+  api.post<{ canScanUserIds: number[]; message: string }>(
+    'events/update-can-scan-user-ids',
+    { canScanUserIds },
+    { query: { id } },
+  );
+
+export const removeScanner = (eventId: number, userId: number) =>
+  api.post<{ canScanUserIds: number[]; message: string }>(
+    'events/remove-can-scan-user',
+    { userId },
+    { query: { eventId } },
+  );
+
+// ---- Messages, export ----
+
+export type Sent = { message: string; sent?: number };
+
+export const sendEventMessage = (
+  eventId: number,
+  messageTypeName: EventMessageType,
+  audience: 'all' | 'notBooked',
+) => api.post<Sent>('message-types/send', { messageTypeName, audience }, { query: { eventId } });
+
+export const sendToOne = (eventId: number, userId: number, messageTypeName: EventMessageType) =>
+  api.post<Sent>('message-types/send-to-single-recipient', { eventId, userId, messageTypeName });
+
+export const downloadBookings = (eventId: number) =>
+  downloadFile('events/download-bookings', { eventId }, `bookings-${eventId}.csv`);

@@ -1,0 +1,122 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import type { EventDetail } from '@parley/domain/events';
+import { useEffect } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
+import { FormTextField } from '../../../components/form-text-field';
+import { SectionCard } from '../../../components/section-card';
+import { useSnackbar } from '../../../components/snackbar';
+import { EVENTS_TEXT } from '../../../lib/ui-text';
+import { afterEventChange, updateEvent } from '../api';
+import {
+  type OptionKey,
+  optionsFor,
+  type SettingsValues,
+  settingsBody,
+  settingsSchema,
+  settingsValues,
+} from '../settings-form';
+import { useConfirmedChange } from './affected-bookings-dialog';
+
+const OPTION_LABELS: Record<OptionKey, (group: number) => string> = {
+  slotMinutes: () => EVENTS_TEXT.slotMinutes,
+  breakMinutes: () => EVENTS_TEXT.breakMinutes,
+  travelMinutes: () => EVENTS_TEXT.travelMinutes,
+  usersPerSlot: (group) => (group === 2 || group === 3 ? EVENTS_TEXT.places : EVENTS_TEXT.usersPerSlot),
+  guestAllowance: () => EVENTS_TEXT.guestAllowance,
+  gownSizes: () => EVENTS_TEXT.gownSizes,
+  maxAppointmentsPerChild: () => EVENTS_TEXT.maxAppointments,
+};
+
+const OPTION_HELP: Partial<Record<OptionKey, string>> = {
+  travelMinutes: EVENTS_TEXT.travelMinutesHelp,
+  gownSizes: EVENTS_TEXT.gownSizesHelp,
+  maxAppointmentsPerChild: EVENTS_TEXT.maxAppointmentsHelp,
+};
+
+/** Booking page message, booking window and the options of this kind of event. */
+export function EventSettingsCard({ event }: { event: EventDetail }) {
+  const showSnackbar = useSnackbar();
+  const { attempt, dialog } = useConfirmedChange();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isValid, isDirty, isSubmitting },
+  } = useForm<SettingsValues>({
+    resolver: zodResolver(settingsSchema) as unknown as Resolver<SettingsValues>,
+    mode: 'onTouched',
+    defaultValues: settingsValues(event),
+  });
+
+  const fresh = JSON.stringify(settingsValues(event));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the saved values change
+  useEffect(() => {
+    reset(settingsValues(event));
+  }, [fresh]);
+
+  const save = handleSubmit(async (values) => {
+    const body = settingsBody(values, event);
+    await attempt(async (confirm) => {
+      const result = await updateEvent(event.id, confirm ? { ...body, confirm } : body);
+      showSnackbar(result.message, 'success');
+      await afterEventChange(event.id);
+      return result;
+    }, EVENTS_TEXT.saveFailed);
+  });
+
+  const group = event.eventTypeGroupInt;
+  return (
+    <SectionCard title={EVENTS_TEXT.settingsTitle}>
+      <form noValidate onSubmit={save}>
+        <Stack spacing={2}>
+          <FormTextField
+            registration={register('bookingPageMessage')}
+            label={EVENTS_TEXT.bookingPageMessage}
+            helperText={EVENTS_TEXT.bookingPageMessageHelp}
+            error={errors.bookingPageMessage?.message}
+            multiline
+            minRows={2}
+            fullWidth
+          />
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+            <FormTextField
+              registration={register('opensAt')}
+              label={EVENTS_TEXT.opensAt}
+              type="datetime-local"
+              error={errors.opensAt?.message}
+              helperText={EVENTS_TEXT.windowHelp}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <FormTextField
+              registration={register('closesAt')}
+              label={EVENTS_TEXT.closesAt}
+              type="datetime-local"
+              error={errors.closesAt?.message}
+              helperText={EVENTS_TEXT.windowHelp}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            {optionsFor(group).map((key) => (
+              <FormTextField
+                key={key}
+                registration={register(key)}
+                label={OPTION_LABELS[key](group)}
+                error={errors[key]?.message}
+                helperText={OPTION_HELP[key]}
+                slotProps={key === 'gownSizes' ? undefined : { htmlInput: { inputMode: 'numeric' } }}
+              />
+            ))}
+          </Box>
+          <Box>
+            <Button type="submit" variant="contained" disabled={!isValid || !isDirty} loading={isSubmitting}>
+              {EVENTS_TEXT.save}
+            </Button>
+          </Box>
+        </Stack>
+      </form>
+      {dialog}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,258 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormHelperText from '@mui/material/FormHelperText';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { EVENT_GROUPS, type EventDetail, type SectionDetail } from '@parley/domain/events';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useMemo } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { FormTextField } from '../../../components/form-text-field';
+import { useSnackbar } from '../../../components/snackbar';
+import { useIsMobile } from '../../../components/use-is-mobile';
+import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { afterEventChange, createSection, type PersonRef, teachersQuery, updateSection } from '../api';
+import { type SectionValues, sectionBody, sectionResolver, sectionValues } from '../section-form';
+import { useConfirmedChange } from './affected-bookings-dialog';
+
+/** Wide enough for date, start and end on one line and a teacher's unavailable times. */
+export const SECTION_DIALOG_MAX_WIDTH = 680;
+
+type Props = {
+  event: EventDetail;
+  /** null: a new section. */
+  section: SectionDetail | null;
+  open: boolean;
+  onClose: () => void;
+};
+
+function TeacherRanges({
+  index,
+  name,
+  control,
+  register,
+  error,
+  onRemoveTeacher,
+}: {
+  index: number;
+  name: string;
+  control: ReturnType<typeof useForm<SectionValues>>['control'];
+  register: ReturnType<typeof useForm<SectionValues>>['register'];
+  error: string | undefined;
+  onRemoveTeacher: () => void;
+}) {
+  const ranges = useFieldArray({ control, name: `teachers.${index}.unavailable` });
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
+        <Stack direction="row" spacing={0.5}>
+          <Button size="small" startIcon={<AddIcon />} onClick={() => ranges.append({ start: '', end: '' })}>
+            {EVENTS_TEXT.addTeacherRange}
+          </Button>
+          <IconButton size="small" aria-label={`${EVENTS_TEXT.remove} ${name}`} onClick={onRemoveTeacher}>
+            <DeleteOutlineIcon fontSize="small" />
+          </IconButton>
+        </Stack>
+      </Stack>
+      {ranges.fields.map((range, rangeIndex) => (
+        <Stack key={range.id} direction="row" spacing={1} sx={{ alignItems: 'center', mt: 1 }}>
+          <Typography variant="body2" color="text.secondary" sx={{ minWidth: 84 }}>
+            {EVENTS_TEXT.unavailable}
+          </Typography>
+          <TextField
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.start`)}
+            type="time"
+            size="small"
+            label={EVENTS_TEXT.start}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.end`)}
+            type="time"
+            size="small"
+            label={EVENTS_TEXT.end}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <IconButton
+            size="small"
+            aria-label={EVENTS_TEXT.removeRange}
+            onClick={() => ranges.remove(rangeIndex)}
+          >
+            <DeleteOutlineIcon fontSize="small" />
+          </IconButton>
+        </Stack>
+      ))}
+      {error ? <FormHelperText error>{error}</FormHelperText> : null}
+    </Paper>
+  );
+}
+
+/** Add or edit a section: date, start, end, location and (parent-teacher) its teachers. */
+export function SectionDialog({ event, section, open, onClose }: Props) {
+  const titleId = useId();
+  const isMobile = useIsMobile();
+  const showSnackbar = useSnackbar();
+  const withTeachers = event.eventTypeGroupInt === EVENT_GROUPS.parentTeacher;
+  const teachers = useQuery({ ...teachersQuery, enabled: open && withTeachers });
+  const { attempt, dialog } = useConfirmedChange();
+  const resolver = useMemo(() => sectionResolver(event), [event]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm<SectionValues>({ resolver, mode: 'onTouched', defaultValues: sectionValues(section) });
+  const chosen = useFieldArray({ control, name: 'teachers', keyName: 'key' });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the dialog opens on a section
+  useEffect(() => {
+    if (open) reset(sectionValues(section));
+  }, [open, section?.id]);
+
+  const save = handleSubmit(async (values) => {
+    const body = sectionBody(values, withTeachers);
+    const done = await attempt(async (confirm) => {
+      const request = confirm ? { ...body, confirm } : body;
+      const result = section
+        ? await updateSection(section.id, request)
+        : await createSection(event.id, request);
+      showSnackbar(result.message, 'success');
+      await afterEventChange(event.id);
+      onClose();
+      return result;
+    }, EVENTS_TEXT.sectionFailed);
+    return done;
+  });
+
+  const chosenIds = new Set(chosen.fields.map((field) => field.teacherId));
+  const options = teachers.data ?? [];
+
+  return (
+    <Dialog
+      open={open}
+      onClose={isSubmitting ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      fullScreen={isMobile}
+      slotProps={{ paper: { sx: isMobile ? undefined : { maxWidth: SECTION_DIALOG_MAX_WIDTH } } }}
+    >
+      <form noValidate onSubmit={save}>
+        <DialogTitle id={titleId}>{section ? EVENTS_TEXT.editSection : EVENTS_TEXT.newSection}</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {EVENTS_TEXT.slotGridHelp(event.timeZone)}
+          </Typography>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '2fr 1fr 1fr' }, gap: 2, mt: 1 }}>
+            <FormTextField
+              registration={register('date')}
+              label={EVENTS_TEXT.date}
+              type="date"
+              required
+              error={errors.date?.message}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <FormTextField
+              registration={register('start')}
+              label={EVENTS_TEXT.start}
+              type="time"
+              required
+              error={errors.start?.message}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <FormTextField
+              registration={register('end')}
+              label={EVENTS_TEXT.end}
+              type="time"
+              required
+              error={errors.end?.message}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          </Box>
+          <FormTextField
+            registration={register('location')}
+            label={EVENTS_TEXT.location}
+            helperText={EVENTS_TEXT.locationHelp}
+            fullWidth
+            margin="normal"
+          />
+          {withTeachers ? (
+            <Stack spacing={1} sx={{ mt: 1 }}>
+              <Typography sx={{ fontWeight: 600 }}>{EVENTS_TEXT.teachers}</Typography>
+              {teachers.isSuccess && options.length === 0 ? (
+                <Alert severity="info">{EVENTS_TEXT.noTeachers}</Alert>
+              ) : (
+                <Autocomplete<PersonRef, true>
+                  multiple
+                  options={options}
+                  loading={teachers.isLoading}
+                  value={options.filter((option) => chosenIds.has(option.id))}
+                  getOptionLabel={(option) => option.name}
+                  isOptionEqualToValue={(a, b) => a.id === b.id}
+                  renderValue={() => null}
+                  disableCloseOnSelect
+                  onChange={(_event, next) => {
+                    const nextIds = new Set(next.map((person) => person.id));
+                    const dropped = chosen.fields.flatMap((field, index) =>
+                      nextIds.has(field.teacherId) ? [] : [index],
+                    );
+                    if (dropped.length > 0) chosen.remove(dropped);
+                    for (const person of next) {
+                      if (!chosenIds.has(person.id)) {
+                        chosen.append({
+                          teacherId: person.id,
+                          name: person.name,
+                          location: null,
+                          unavailable: [],
+                        });
+                      }
+                    }
+                  }}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      label={EVENTS_TEXT.teachers}
+                      helperText={`${EVENTS_TEXT.teachersHelp} (${chosen.fields.length})`}
+                    />
+                  )}
+                />
+              )}
+              {chosen.fields.map((field, index) => (
+                <TeacherRanges
+                  key={field.key}
+                  index={index}
+                  name={field.name}
+                  control={control}
+                  register={register}
+                  error={errors.teachers?.[index]?.unavailable?.message}
+                  onRemoveTeacher={() => chosen.remove(index)}
+                />
+              ))}
+            </Stack>
+          ) : null}
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={isSubmitting}>
+            {LIST_TEXT.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={!isValid} loading={isSubmitting}>
+            {EVENTS_TEXT.save}
+          </Button>
+        </DialogActions>
+      </form>
+      {dialog}
+    </Dialog>
+  );
+}

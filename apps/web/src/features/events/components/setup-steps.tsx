@@ -1,0 +1,41 @@
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { EventDetail } from '@parley/domain/events';
+import { EVENTS_TEXT } from '../../../lib/ui-text';
+
+/** Which set-up steps are done: details (always), sections, recipients, enabled. */
+export function setupSteps(event: Pick<EventDetail, 'sections' | 'recipients' | 'status'>): boolean[] {
+  return [true, event.sections.length > 0, event.recipients.length > 0, event.status === 1];
+}
+
+/** The four steps of setting up an event, ticked as they are done. */
+export function SetupSteps({ event }: { event: EventDetail }) {
+  const done = setupSteps(event);
+  return (
+    <Box component="ol" aria-label={EVENTS_TEXT.steps} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      <Stack direction={{ xs: 'column', lg: 'row' }} spacing={{ xs: 1, lg: 2 }}>
+        {EVENTS_TEXT.stepsList.map((text, index) => (
+          <Stack
+            component="li"
+            key={text}
+            direction="row"
+            spacing={1}
+            sx={{ flex: 1, alignItems: 'flex-start' }}
+          >
+            {done[index] ? (
+              <CheckCircleIcon color="success" fontSize="small" aria-label="Done" />
+            ) : (
+              <RadioButtonUncheckedIcon color="disabled" fontSize="small" aria-label="To do" />
+            )}
+            <Typography variant="body2" color={done[index] ? 'text.secondary' : 'text.primary'}>
+              {`${index + 1}. ${text}`}
+            </Typography>
+          </Stack>
+        ))}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,102 @@
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { SlotGroup } from '@parley/domain/events';
+import { formatLocalTime } from '@parley/domain/time-zone';
+import { useMemo } from 'react';
+import { EVENTS_TEXT } from '../../../lib/ui-text';
+import { cellState, slotGridModel } from '../slot-grid-logic';
+
+const CELL_COLORS = {
+  free: { bgcolor: 'action.hover', color: 'text.secondary' },
+  partly: { bgcolor: 'info.dark', color: 'info.contrastText' },
+  full: { bgcolor: 'success.dark', color: 'success.contrastText' },
+} as const;
+
+type Props = { groups: SlotGroup[]; timeZone: string; label: string };
+
+/** One section's slots: rows are start times, columns are teachers; a dash where a teacher is away. */
+export function SlotGrid({ groups, timeZone, label }: Props) {
+  const model = useMemo(() => slotGridModel(groups, timeZone), [groups, timeZone]);
+  if (model.rows.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {EVENTS_TEXT.noSlots}
+      </Typography>
+    );
+  }
+  const single = model.columns.length === 1 && model.columns[0]?.title === null;
+  return (
+    <TableContainer sx={{ maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <Table size="small" stickyHeader aria-label={label}>
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ position: 'sticky', left: 0, zIndex: 3, fontWeight: 600 }}>
+              {EVENTS_TEXT.time}
+            </TableCell>
+            {model.columns.map((column) => (
+              <TableCell key={column.key} sx={{ fontWeight: 600, whiteSpace: 'nowrap', minWidth: 96 }}>
+                {single ? EVENTS_TEXT.noSlotTeacher : column.title}
+                {column.location ? (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {column.location}
+                  </Typography>
+                ) : null}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {model.rows.map((row) => (
+            <TableRow key={row.startsAt}>
+              <TableCell
+                component="th"
+                scope="row"
+                sx={{
+                  position: 'sticky',
+                  left: 0,
+                  bgcolor: 'background.paper',
+                  zIndex: 1,
+                  whiteSpace: 'nowrap',
+                }}
+              >
+                {row.time}
+              </TableCell>
+              {row.cells.map((slot, index) => (
+                <TableCell key={model.columns[index]?.key} sx={{ p: 0.5 }}>
+                  {slot ? (
+                    <Box
+                      title={`${row.time}–${formatLocalTime(new Date(slot.endsAt), timeZone)}`}
+                      sx={{
+                        ...CELL_COLORS[cellState(slot)],
+                        borderRadius: 1,
+                        px: 1,
+                        py: 0.25,
+                        fontSize: 12,
+                        textAlign: 'center',
+                        whiteSpace: 'nowrap',
+                      }}
+                    >
+                      {slot.capacity === 1
+                        ? slot.bookedCount > 0
+                          ? EVENTS_TEXT.booked
+                          : EVENTS_TEXT.free
+                        : EVENTS_TEXT.bookedOf(slot.bookedCount, slot.capacity)}
+                    </Box>
+                  ) : (
+                    <Box sx={{ textAlign: 'center', color: 'text.disabled' }}>—</Box>
+                  )}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

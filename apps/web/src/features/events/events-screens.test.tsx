@@ -1,0 +1,93 @@
+import { EVENT_TEXT, type EventTypeItem } from '@parley/domain/events';
+import { VALIDATION } from '@parley/domain/messages';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
+import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
+import { eventFormSchema } from './event-form';
+
+const TYPES: EventTypeItem[] = [
+  { id: 3, name: 'Ticketed event', groupInt: 2 },
+  { id: 1, name: 'Parent teacher', groupInt: 1 },
+];
+
+function wrap(children: ReactNode) {
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>{children}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(cleanup);
+
+describe('add event dialog (spec §2, §4, §5)', () => {
+  it('is titled "New event", presets "Parent teacher" and keeps Create disabled until valid', async () => {
+    wrap(<EventFormDialog open onClose={() => {}} eventTypes={TYPES} />);
+    expect(screen.getByRole('dialog', { name: 'New event' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: /Event type/ }).textContent).toBe('Parent teacher');
+    const create = screen.getByRole('button', { name: 'Create' }) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText(/Event name/), { target: { value: 'Spring evening' } });
+    await waitFor(() => expect(create.disabled).toBe(false));
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('shows "Name is required" once the name is left empty, and the 60-character rule', async () => {
+    wrap(<EventFormDialog open onClose={() => {}} eventTypes={TYPES} />);
+    const name = screen.getByLabelText(/Event name/);
+    fireEvent.focus(name);
+    fireEvent.blur(name);
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'x'.repeat(61) } });
+    expect(await screen.findByText('Name must be less than 60 characters')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Create' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(name, { target: { value: 'x'.repeat(60) } });
+    await waitFor(() => expect(screen.queryByText('Name must be less than 60 characters')).toBeNull());
+  });
+
+  it('says "Edit event" and "Save" when editing', () => {
+    wrap(
+      <EventFormDialog
+        open
+        onClose={() => {}}
+        eventTypes={TYPES}
+        editing={{ id: 9, name: 'Concert', eventTypeId: 3 }}
+      />,
+    );
+    expect(screen.getByRole('dialog', { name: 'Edit event' })).toBeTruthy();
+    expect((screen.getByLabelText(/Event name/) as HTMLInputElement).value).toBe('Concert');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
+  });
+
+  it('requires an event type ("Event type is required") when none is chosen', () => {
+    expect(defaultEventTypeId([])).toBe('');
+    const result = eventFormSchema.safeParse({ name: 'Evening', eventTypeId: '' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION.eventTypeRequired]);
+    expect(VALIDATION.eventTypeRequired).toBe('Event type is required');
+    expect(defaultEventTypeId(TYPES)).toBe('1');
+  });
+});
+
+describe('disabled event notice (spec §4)', () => {
+  const text = 'This event is currently disabled. Review settings and enable to allow bookings.';
+
+  it('shows for any status other than 1', () => {
+    expect(EVENT_TEXT.disabledNotice).toBe(text);
+    expect(disabledNoticeFor({ status: 0 })).toBe(text);
+    expect(disabledNoticeFor({ status: 2 })).toBe(text);
+    render(<DisabledNotice event={{ status: 0 }} />);
+    expect(screen.getByText(text)).toBeTruthy();
+  });
+
+  it('is absent when the event is enabled', () => {
+    expect(disabledNoticeFor({ status: 1 })).toBeNull();
+    render(<DisabledNotice event={{ status: 1 }} />);
+    expect(screen.queryByText(text)).toBeNull();
+  });
+});

@@ -1,0 +1,108 @@
+import { EVENT_GROUPS, type EventDetail, type EventUpdateRequest } from '@parley/domain/events';
+import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
+import { z } from 'zod';
+import { EVENTS_TEXT } from '../../lib/ui-text';
+
+// The event settings form: which options each kind of event has, and the form ↔ request mapping.
+
+export type OptionKey =
+  | 'slotMinutes'
+  | 'breakMinutes'
+  | 'travelMinutes'
+  | 'usersPerSlot'
+  | 'guestAllowance'
+  | 'gownSizes'
+  | 'maxAppointmentsPerChild';
+
+/** Options shown for each group: 1 parent-teacher, 2 ticketed, 3 ceremony, 4 booking event. */
+export const OPTIONS_BY_GROUP: Record<number, OptionKey[]> = {
+  [EVENT_GROUPS.parentTeacher]: ['slotMinutes', 'breakMinutes', 'travelMinutes', 'maxAppointmentsPerChild'],
+  [EVENT_GROUPS.booking]: ['slotMinutes', 'breakMinutes', 'usersPerSlot'],
+  [EVENT_GROUPS.ticketed]: ['usersPerSlot', 'guestAllowance'],
+  [EVENT_GROUPS.ceremony]: ['usersPerSlot', 'guestAllowance', 'gownSizes'],
+};
+
+export function optionsFor(group: number): OptionKey[] {
+  return OPTIONS_BY_GROUP[group] ?? [];
+}
+
+export type SettingsValues = {
+  bookingPageMessage: string;
+  opensAt: string;
+  closesAt: string;
+  slotMinutes: string;
+  breakMinutes: string;
+  travelMinutes: string;
+  usersPerSlot: string;
+  guestAllowance: string;
+  gownSizes: string;
+  maxAppointmentsPerChild: string;
+};
+
+const whole = (min: number, max: number, optional = false) =>
+  z.string().superRefine((value, ctx) => {
+    const text = value.trim();
+    if (text === '' && optional) return;
+    if (!/^\d+$/.test(text)) ctx.addIssue({ code: 'custom', message: EVENTS_TEXT.wholeNumber });
+    else if (Number(text) < min) ctx.addIssue({ code: 'custom', message: EVENTS_TEXT.atLeast(min) });
+    else if (Number(text) > max) ctx.addIssue({ code: 'custom', message: EVENTS_TEXT.atMost(max) });
+  });
+
+export const settingsSchema = z
+  .object({
+    bookingPageMessage: z.string().max(2000),
+    opensAt: z.string(),
+    closesAt: z.string(),
+    slotMinutes: whole(SLOT_MINUTES_MIN, SLOT_MINUTES_MAX),
+    breakMinutes: whole(0, BREAK_MINUTES_MAX),
+    travelMinutes: whole(0, 120),
+    usersPerSlot: whole(1, 10000),
+    guestAllowance: whole(0, 20),
+    gownSizes: z.string().max(600),
+    maxAppointmentsPerChild: whole(1, 50, true),
+  })
+  .refine((values) => !values.opensAt || !values.closesAt || values.opensAt < values.closesAt, {
+    path: ['closesAt'],
+    message: 'Bookings must open before they close',
+  });
+
+export function settingsValues(event: EventDetail): SettingsValues {
+  const o = event.options;
+  return {
+    bookingPageMessage: event.bookingPageMessage ?? '',
+    opensAt: event.opensAtLocal ?? '',
+    closesAt: event.closesAtLocal ?? '',
+    slotMinutes: String(o.slotMinutes),
+    breakMinutes: String(o.breakMinutes),
+    travelMinutes: String(o.travelMinutes),
+    usersPerSlot: String(o.usersPerSlot),
+    guestAllowance: String(o.guestAllowance),
+    gownSizes: o.gownSizes.join(', '),
+    maxAppointmentsPerChild: o.maxAppointmentsPerChild === null ? '' : String(o.maxAppointmentsPerChild),
+  };
+}
+
+/** Only what changed is sent (a timing change regenerates slots on the server). */
+export function settingsBody(values: SettingsValues, event: EventDetail): EventUpdateRequest {
+  const before = settingsValues(event);
+  const body: EventUpdateRequest = {};
+  const changed = (key: keyof SettingsValues) => values[key].trim() !== before[key].trim();
+  if (changed('bookingPageMessage')) body.bookingPageMessage = values.bookingPageMessage;
+  if (changed('opensAt')) body.opensAt = values.opensAt || null;
+  if (changed('closesAt')) body.closesAt = values.closesAt || null;
+  const group = optionsFor(event.eventTypeGroupInt);
+  for (const key of group) {
+    if (!changed(key)) continue;
+    if (key === 'gownSizes') {
+      body.gownSizes = values.gownSizes
+        .split(',')
+        .map((size) => size.trim())
+        .filter(Boolean);
+    } else if (key === 'maxAppointmentsPerChild') {
+      body.maxAppointmentsPerChild = values[key].trim() === '' ? null : Number(values[key]);
+    } else {
+      body[key] = Number(values[key]);
+    }
+  }
+  return body;
+}
