@@ -38,6 +38,8 @@ export type BuildOptions = {
   botCheck?: BotCheck;
   rateLimitStore?: RateLimitStore;
   logger?: boolean;
+  /** Resolves once the database is migrated; API requests wait for it (the app's files do not). */
+  databaseReady?: Promise<void>;
 };
 
 /** The whole HTTP app, without listen(): main.ts listens, tests call inject(). */
@@ -56,6 +58,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerAuth(app);
+  const { databaseReady } = options;
+  if (databaseReady) {
+    // The server listens while the embedded database is still starting (a fresh PGlite takes seconds):
+    // the page loads at once and its first API calls simply wait a moment.
+    app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/api/')) await databaseReady;
+    });
+  }
 
   // An empty JSON body is "no body" (a bodiless POST from a client that always sends the JSON header).
   app.removeContentTypeParser('application/json');

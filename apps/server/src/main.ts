@@ -8,17 +8,20 @@ import { devMailboxTransport, smtpTransport } from './mail/transport';
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db);
-  const app = await buildApp({ db, config });
+  // Migrations run while the server starts listening; API requests wait for them (app.ts).
+  const databaseReady = migrateToLatest(db);
+  databaseReady.catch((error: unknown) => {
+    console.error(
+      'Parley failed to start: database migration failed:',
+      error instanceof Error ? error.message : error,
+    );
+    process.exit(1);
+  });
+  const app = await buildApp({ db, config, databaseReady });
   const transport = config.smtpUrl
     ? smtpTransport(config)
     : devMailboxTransport((line) => app.log.info(line));
-  const worker = startMailWorker({
-    db,
-    transport,
-    intervalMs: 1000,
-    onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
-  });
+  let worker: { stop(): Promise<void> } | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info(`${signal}: shutting down`);
     await app.close();
-    await worker.stop();
+    await worker?.stop();
     await db.destroy();
     process.exit(0);
   };
@@ -34,6 +37,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  await databaseReady;
+  worker = startMailWorker({
+    db,
+    transport,
+    intervalMs: 1000,
+    onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
+  });
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
   app.log.info(
     `${config.appName} on ${config.appUrl} (${where}${config.devMailbox ? ', dev mailbox at /dev/mailbox' : ''})`,

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app';
+import { parseConfig } from '../../src/config';
+import { MemoryStore } from '../../src/lib/rate-limiter';
+import { createTestDb, type TestDb } from '../test-db';
+
+describe('start-up while the database is still getting ready', () => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await createTestDb();
+  });
+  afterAll(() => testDb.close());
+
+  it('holds API requests until the database is ready, then answers them', async () => {
+    let markReady = () => {};
+    const databaseReady = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const app = await buildApp({
+      db: testDb.db,
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      logger: false,
+      rateLimitStore: new MemoryStore(),
+      databaseReady,
+    });
+    try {
+      let answered = false;
+      const pending = app.inject({ method: 'GET', url: '/api/site/config' }).then((response) => {
+        answered = true;
+        return response;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      markReady();
+      const response = await pending;
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ appName: 'Parley' });
+    } finally {
+      await app.close();
+    }
+  });
+});
