@@ -217,20 +217,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ['id', 'school_id'],
       (c) => c.onDelete('cascade'),
     )
-    .addForeignKeyConstraint(
-      'bookings_parent_fk',
-      ['parent_id', 'school_id'],
-      'users',
-      ['id', 'school_id'],
-      (c) => c.onDelete('cascade'),
-    )
-    .addForeignKeyConstraint(
-      'bookings_student_fk',
-      ['student_id', 'school_id'],
-      'users',
-      ['id', 'school_id'],
-      (c) => c.onDelete('cascade'),
-    )
+    // No cascade: a family's bookings are the school's records; a person with bookings is deactivated.
+    .addForeignKeyConstraint('bookings_parent_fk', ['parent_id', 'school_id'], 'users', ['id', 'school_id'])
+    // No cascade: a family's bookings are the school's records; a person with bookings is deactivated.
+    .addForeignKeyConstraint('bookings_student_fk', ['student_id', 'school_id'], 'users', ['id', 'school_id'])
     .addCheckConstraint('bookings_someone', sql`parent_id is not null or student_id is not null`)
     .addCheckConstraint('bookings_cancelled_at', sql`(status = 'cancelled') = (cancelled_at is not null)`)
     .execute();

@@ -13,12 +13,14 @@ import { startSession } from '../accounts/accounts.service';
 import { consumeToken, findLiveToken, issueToken, revokeTokens } from '../tokens/tokens.repository';
 import {
   createUser,
+  findRoles,
   findUserByEmail,
   findUserById,
   grantRole,
   markRoleAccepted,
   pendingInvitedRoles,
   setPassword,
+  updateProfile,
 } from '../users/users.repository';
 
 export type Invitee = { email: string; firstName: string; lastName: string; role: Role };
@@ -48,6 +50,11 @@ export async function inviteUser(
       lastName: invitee.lastName,
       passwordHash: null,
     }));
+  // Someone removed earlier (kept, deactivated, for their bookings) comes back active; a deliberate
+  // deactivation of a person who still holds a role is left to the admin.
+  if (existing && existing.status !== 1 && (await findRoles(db, existing.id)).length === 0) {
+    await updateProfile(db, existing.id, { status: 1 });
+  }
   const roleAdded = await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
   if (options.sendMail && roleAdded) await sendInvitation(ctx, db, user.id, invitee.role);
   return { userId: user.id, created: !existing, roleAdded };

@@ -276,8 +276,36 @@ export async function dropRoleLinks(db: Db, schoolId: number, userId: number, ro
   }
 }
 
-export async function deleteUser(db: Db, schoolId: number, userId: number): Promise<void> {
-  await db.deleteFrom('users').where('id', '=', userId).where('school_id', '=', schoolId).execute();
+/**
+ * Deletes the account unless it appears on a booking (the school's records): then it stays, deactivated.
+ * The NOT EXISTS and the foreign keys together make this safe against a booking made at the same moment.
+ */
+export async function deleteUserUnlessBooked(db: Db, schoolId: number, userId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('school_id', '=', schoolId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('bookings')
+            .select('bookings.id')
+            .where((b) =>
+              b.or([b('bookings.parent_id', '=', userId), b('bookings.student_id', '=', userId)]),
+            ),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) > 0) return true;
+  await db
+    .updateTable('users')
+    .set({ status: 0 })
+    .where('id', '=', userId)
+    .where('school_id', '=', schoolId)
+    .execute();
+  return false;
 }
 
 /** Teachers of a subject in a school (spec: users/search-teachers-for-subject). */

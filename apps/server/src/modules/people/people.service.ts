@@ -258,8 +258,10 @@ export async function removeRole(ctx: AppContext, schoolId: number, userId: numb
     if (role === 'admin') await keepAnActiveAdmin(trx, schoolId, userId);
     const left = await repo.revokeRole(trx, schoolId, userId, role);
     await repo.dropRoleLinks(trx, schoolId, userId, role);
-    if (left === 0) await repo.deleteUser(trx, schoolId, userId);
-    return { id: userId, message: left === 0 ? 'Removed.' : `${ROLE_LABELS[role]} role removed.` };
+    if (left > 0) return { id: userId, message: `${ROLE_LABELS[role]} role removed.` };
+    if (await repo.deleteUserUnlessBooked(trx, schoolId, userId)) return { id: userId, message: 'Removed.' };
+    await revokeTokens(trx, userId, ['access', 'invite', 'reset', 'verify']);
+    return { id: userId, message: "Removed. Their past bookings are kept for the school's records." };
   });
 }
 
