@@ -7,16 +7,15 @@
 // On PostgreSQL it creates its own database (parley_bench_<random>) and drops it at the end.
 // Exits non-zero when a goal is missed or the result is not what 2,000 new families must give.
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import { adminToken } from './bench-support';
 
 const FAMILIES = 2000;
-const PASSWORD = 'benchmark password';
 const GOALS = { pglite: 10, postgres: 5 } as const;
 
 type Figures = {
@@ -53,44 +52,12 @@ function familiesCsv(count: number): string {
   return lines.join('\n');
 }
 
-/** Signs a school up, opens its verify link and logs its admin in, all through the API. */
-async function adminToken(app: FastifyInstance, db: Db): Promise<string> {
-  const email = 'admin@bench.example.org';
-  const signup = await app.inject({
-    method: 'POST',
-    url: '/api/site/signup',
-    payload: {
-      subscriberName: 'Bench Academy',
-      firstName: 'Ben',
-      lastName: 'Marks',
-      email,
-      password: PASSWORD,
-    },
-  });
-  if (signup.statusCode !== 200) throw new Error(`signup failed: ${signup.body}`);
-  const mail = await db
-    .selectFrom('mail_outbox')
-    .select('links')
-    .where('to_address', '=', email)
-    .executeTakeFirstOrThrow();
-  const token = new URL(mail.links[0] ?? '').searchParams.get('token');
-  const verify = await app.inject({ method: 'GET', url: `/api/site/verify-school?token=${token}` });
-  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/user/login',
-    payload: { email, password: PASSWORD },
-  });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return (login.json() as { accessToken: string }).accessToken;
-}
-
 async function run(database: Figures['database'], db: Db, csv: string): Promise<Figures> {
   await migrateToLatest(db);
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
-    const headers = { authorization: `Bearer ${await adminToken(app, db)}` };
+    const headers = { authorization: `Bearer ${await adminToken(app, db, 'admin@bench.example.org')}` };
     const post = (query: string) =>
       app.inject({ method: 'POST', url: `/api/users/bulk-add-students${query}`, headers, payload: { csv } });
 

@@ -14,6 +14,7 @@ import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import { adminToken } from './bench-support';
 
 const EVENTS = 500;
 const TEACHERS = 60;
@@ -23,7 +24,6 @@ const RECIPIENTS = 300;
 const RUNS = 51;
 const WARM_UP = 5;
 const GOAL_MS = 50;
-const PASSWORD = 'benchmark password';
 
 type Figures = {
   database: 'postgres' | 'pglite';
@@ -37,37 +37,6 @@ type Figures = {
 };
 
 type Headers = { authorization: string };
-
-async function adminToken(app: FastifyInstance, db: Db): Promise<string> {
-  const email = 'admin@events-bench.example.org';
-  const signup = await app.inject({
-    method: 'POST',
-    url: '/api/site/signup',
-    payload: {
-      subscriberName: 'Bench Academy',
-      firstName: 'Ben',
-      lastName: 'Marks',
-      email,
-      password: PASSWORD,
-    },
-  });
-  if (signup.statusCode !== 200) throw new Error(`signup failed: ${signup.body}`);
-  const mail = await db
-    .selectFrom('mail_outbox')
-    .select('links')
-    .where('to_address', '=', email)
-    .executeTakeFirstOrThrow();
-  const token = new URL(mail.links[0] ?? '').searchParams.get('token');
-  const verify = await app.inject({ method: 'GET', url: `/api/site/verify-school?token=${token}` });
-  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/user/login',
-    payload: { email, password: PASSWORD },
-  });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return (login.json() as { accessToken: string }).accessToken;
-}
 
 async function call<T>(
   app: FastifyInstance,
@@ -205,7 +174,9 @@ async function run(database: Figures['database'], db: Db): Promise<Figures> {
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
-    const headers = { authorization: `Bearer ${await adminToken(app, db)}` };
+    const headers = {
+      authorization: `Bearer ${await adminToken(app, db, 'admin@events-bench.example.org')}`,
+    };
     const started = performance.now();
     const { evening, slotCount, bookedCount } = await setUp(app, db, headers);
     const setupSeconds = (performance.now() - started) / 1000;

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 export TZ=UTC
 
 echo "== lint (Biome)"
-npx biome ci .
+npx biome ci --error-on-warnings .
 
 echo "== types (tsc strict)"
 npx tsc -p tsconfig.json --noEmit
