@@ -135,8 +135,10 @@ export function DevMailboxPage() {
         sx={{
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: { xs: '1fr', lg: 'minmax(260px, 1fr) 2fr' },
+          // minmax(0, …) and anywhere-wrapping: a long address or link must not widen a phone's page.
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(260px, 1fr) minmax(0, 2fr)' },
           alignItems: 'start',
+          overflowWrap: 'anywhere',
         }}
       >
         <Paper variant="outlined">
