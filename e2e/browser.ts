@@ -44,8 +44,11 @@ export async function openBrowser(
   };
 }
 
-/** Saves a screenshot under e2e/screenshots (kept out of git) to be looked at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot under e2e/screenshots (kept out of git) to be looked at: the whole page, or only the
+ * viewport (a full-screen dialog on a phone scrolls inside itself, which a full-page shot cannot show).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   mkdirSync('e2e/screenshots', { recursive: true });
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage });
 }

@@ -536,7 +536,7 @@ export const EVENTS_TEXT = {
   noScanners: 'No scanners yet.',
   // Messages
   messages: 'Messages',
-  messagesHelp: 'Each family gets an email with its personal booking link.',
+  messagesHelp: 'Each family gets an email with the link to the booking page of this event.',
   messageType: 'Message',
   audience: 'Send to',
   inviteToBook: 'Invite to book',

@@ -55,9 +55,14 @@ function TeacherRanges({
   const ranges = useFieldArray({ control, name: `teachers.${index}.unavailable` });
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
-        <Stack direction="row" spacing={0.5}>
+      {/* Wraps on a phone: a long name pushes the buttons to the next line instead of off the card. */}
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1 }}
+      >
+        <Typography sx={{ fontWeight: 600, minWidth: 0, overflowWrap: 'anywhere' }}>{name}</Typography>
+        <Stack direction="row" spacing={0.5} sx={{ ml: 'auto' }}>
           <Button size="small" startIcon={<AddIcon />} onClick={() => ranges.append({ start: '', end: '' })}>
             {EVENTS_TEXT.addTeacherRange}
           </Button>
@@ -67,8 +72,19 @@ function TeacherRanges({
         </Stack>
       </Stack>
       {ranges.fields.map((range, rangeIndex) => (
-        <Stack key={range.id} direction="row" spacing={1} sx={{ alignItems: 'center', mt: 1 }}>
-          <Typography variant="body2" color="text.secondary" sx={{ minWidth: 84 }}>
+        // On a phone the label takes its own line, so both times show in full ("04:30 PM", not "04:").
+        <Stack
+          key={range.id}
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ alignItems: 'center', mt: 1, flexWrap: 'wrap' }}
+        >
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ minWidth: 84, width: { xs: '100%', md: 'auto' } }}
+          >
             {EVENTS_TEXT.unavailable}
           </Typography>
           <TextField
@@ -77,6 +93,7 @@ function TeacherRanges({
             size="small"
             label={EVENTS_TEXT.start}
             slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ flex: '1 1 0', minWidth: 0 }}
           />
           <TextField
             {...register(`teachers.${index}.unavailable.${rangeIndex}.end`)}
@@ -84,6 +101,7 @@ function TeacherRanges({
             size="small"
             label={EVENTS_TEXT.end}
             slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ flex: '1 1 0', minWidth: 0 }}
           />
           <IconButton
             size="small"

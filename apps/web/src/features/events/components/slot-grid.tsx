@@ -68,7 +68,12 @@ export function SlotGrid({ groups, timeZone, label }: Props) {
                 {row.time}
               </TableCell>
               {row.cells.map((slot, index) => (
-                <TableCell key={model.columns[index]?.key} sx={{ p: 0.5 }}>
+                <TableCell
+                  key={model.columns[index]?.key}
+                  sx={{ p: 0.5 }}
+                  // A dash alone says nothing to a screen reader or a first-time admin: name the gap.
+                  {...(slot ? {} : { 'aria-label': EVENTS_TEXT.unavailable, title: EVENTS_TEXT.unavailable })}
+                >
                   {slot ? (
                     <Box
                       title={`${row.time}–${formatLocalTime(new Date(slot.endsAt), timeZone)}`}
