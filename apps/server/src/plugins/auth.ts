@@ -35,3 +35,9 @@ export function requireSession(db: Db, roles?: Role[]) {
     if (roles && !roles.some((role) => userRoles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
   };
 }
+
+/** The session of a route behind requireSession; reaching it without one is a wiring bug, not a client error. */
+export function sessionOf(request: { session: Session | null }): Session {
+  if (!request.session) throw new Error('route is missing its requireSession preHandler');
+  return request.session;
+}

@@ -2,7 +2,7 @@ import { bulkQuery, bulkRequest } from '@parley/domain/bulk-add';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { bulkAddFamilies, bulkAddTeachers } from './bulk-add.service';
 
 const summary = z.object({
@@ -43,11 +43,11 @@ const familyResult = z.object({
 });
 
 const bulkOptions = (request: {
-  session: { schoolId: number } | null;
+  session: Session | null;
   body: { csv: string };
   query: { confirm?: string | undefined; send_invite?: string | undefined };
 }) => ({
-  schoolId: request.session?.schoolId ?? 0,
+  schoolId: sessionOf(request).schoolId,
   csv: request.body.csv,
   confirm: request.query.confirm === 'true',
   sendInvite: request.query.send_invite === 'true',

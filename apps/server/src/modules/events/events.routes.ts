@@ -33,7 +33,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { bookingsCsv, csvFileName } from './bookings-csv';
 import * as repo from './events.repository';
 import * as events from './events.service';
@@ -46,7 +46,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
   const tags = ['events'];
   const admin = { preHandler: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
-  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+  const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const ok = <T>(schema: T) => ({ 200: schema, ...errorResponses });
   /** Routes that may answer 409 with the bookings a change would cancel. */
   const withConflict = <T>(schema: T) => ({ ...ok(schema), 409: eventConflictResponse });

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { unprocessable } from '../../lib/http-error';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { sendToOneRecipient, sendToRecipients } from '../events/event-messages.service';
 import { sendInvite } from '../people/people.service';
 
@@ -32,7 +32,7 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
   const tags = ['messages'];
   const admin = { preHandler: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
-  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+  const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const sentResponse = messageResponse.extend({ sent: z.number().optional() });
 
   api.post(

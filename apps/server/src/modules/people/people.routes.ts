@@ -18,7 +18,7 @@ import { ROLES, type Role } from '@parley/domain/roles';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { searchPeople, teachersForSubject } from './people.repository';
 import * as people from './people.service';
 
@@ -27,7 +27,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
   const tags = ['people'];
   const admin = { preHandler: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
-  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+  const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
 
   const lists: Array<[string, Role]> = [
     ['/users/admins', 'admin'],

@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, sessionOf } from '../../plugins/auth';
 import * as profile from './profile.service';
 
 // Every role: one's own profile, password and settings (spec §6 "All roles: My profile, Settings").
@@ -30,7 +30,7 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
       ...signedIn,
       schema: { tags, security, querystring: idQuery, response: { 200: currentUser, ...errorResponses } },
     },
-    (request) => profile.viewUser(ctx, session(request), request.query.id),
+    (request) => profile.viewUser(ctx, sessionOf(request), request.query.id),
   );
 
   api.post(
@@ -45,7 +45,7 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         response: { 200: currentUser, ...errorResponses },
       },
     },
-    (request) => profile.updateUser(ctx, session(request), request.query.id, request.body),
+    (request) => profile.updateUser(ctx, sessionOf(request), request.query.id, request.body),
   );
 
   api.post(
@@ -59,13 +59,13 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         response: { 200: messageResponse, ...errorResponses },
       },
     },
-    (request) => profile.changePassword(ctx, session(request), request.body),
+    (request) => profile.changePassword(ctx, sessionOf(request), request.body),
   );
 
   api.get(
     '/users/settings',
     { ...signedIn, schema: { tags, security, response: { 200: settingsResponse, ...errorResponses } } },
-    (request) => profile.settings(ctx, session(request).userId),
+    (request) => profile.settings(ctx, sessionOf(request).userId),
   );
 
   api.post(
@@ -79,7 +79,7 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         response: { 200: settingsResponse, ...errorResponses },
       },
     },
-    (request) => profile.updateSettings(ctx, session(request).userId, request.body),
+    (request) => profile.updateSettings(ctx, sessionOf(request).userId, request.body),
   );
 
   api.post(
@@ -94,6 +94,6 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         response: { 200: messageResponse, ...errorResponses },
       },
     },
-    (request) => profile.registerDeviceToken(ctx, session(request).userId, request.body.deviceToken),
+    (request) => profile.registerDeviceToken(ctx, sessionOf(request).userId, request.body.deviceToken),
   );
 }

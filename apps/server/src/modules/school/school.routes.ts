@@ -1,7 +1,7 @@
 import { schoolProfile, schoolUpdate } from '@parley/domain/school';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, sessionOf } from '../../plugins/auth';
 import { findSchool, updateSchool } from '../accounts/accounts.repository';
 
 const toProfile = (school: Awaited<ReturnType<typeof findSchool>>) => ({
@@ -26,7 +26,7 @@ export function schoolRoutes(api: Api, ctx: AppContext): void {
       preHandler: requireSession(ctx.db),
       schema: { tags, security, response: { 200: schoolProfile, ...errorResponses } },
     },
-    async (request) => toProfile(await findSchool(ctx.db, request.session?.schoolId ?? 0)),
+    async (request) => toProfile(await findSchool(ctx.db, sessionOf(request).schoolId)),
   );
 
   api.post(
@@ -36,7 +36,7 @@ export function schoolRoutes(api: Api, ctx: AppContext): void {
       schema: { tags, security, body: schoolUpdate, response: { 200: schoolProfile, ...errorResponses } },
     },
     async (request) => {
-      const schoolId = request.session?.schoolId ?? 0;
+      const { schoolId } = sessionOf(request);
       const body = request.body;
       await updateSchool(ctx.db, schoolId, {
         name: body.name,

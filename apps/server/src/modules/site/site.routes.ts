@@ -4,7 +4,7 @@ import { homeDataResponse } from '@parley/domain/events';
 import { ROLE_LABELS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, sessionOf } from '../../plugins/auth';
 import { findSchool } from '../accounts/accounts.repository';
 import { adminHomeData } from '../events/events.service';
 
@@ -27,8 +27,7 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
       schema: { tags, security: [{ bearer: [] }], response: { 200: homeDataResponse, ...errorResponses } },
     },
     async (request) => {
-      const session = request.session;
-      if (!session) throw new Error('session missing after requireSession');
+      const session = sessionOf(request);
       const [school, home] = await Promise.all([
         findSchool(ctx.db, session.schoolId),
         session.roles.includes('admin') ? adminHomeData(ctx, session.schoolId) : undefined,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { conflict, notFound } from '../../lib/http-error';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { teachersForSubject } from '../people/people.repository';
 import * as repo from './subjects.repository';
 
@@ -19,7 +19,7 @@ export function subjectRoutes(api: Api, ctx: AppContext): void {
   const tags = ['subjects'];
   const admin = { preHandler: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
-  const school = (request: { session: { schoolId: number } | null }) => request.session?.schoolId ?? 0;
+  const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const saved = { 200: savedResponse, ...errorResponses };
 
   api.get(

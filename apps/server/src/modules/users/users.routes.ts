@@ -1,7 +1,7 @@
 import { currentUser, emailSearchResponse, searchQuery } from '@parley/domain/auth';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession } from '../../plugins/auth';
+import { requireSession, sessionOf } from '../../plugins/auth';
 import { currentUser as loadCurrentUser } from '../accounts/accounts.service';
 import { searchSchoolEmails } from './users.repository';
 
@@ -14,7 +14,7 @@ export function userRoutes(api: Api, ctx: AppContext): void {
       preHandler: requireSession(ctx.db),
       schema: { tags, security: [{ bearer: [] }], response: { 200: currentUser, ...errorResponses } },
     },
-    (request) => loadCurrentUser(ctx, request.session?.userId ?? 0),
+    (request) => loadCurrentUser(ctx, sessionOf(request).userId),
   );
 
   // Autocomplete of the school's own addresses (inviting, choosing scanners): admins only.
@@ -31,7 +31,7 @@ export function userRoutes(api: Api, ctx: AppContext): void {
     },
     async (request) => ({
       items: request.query.q.trim()
-        ? await searchSchoolEmails(ctx.db, request.session?.schoolId ?? 0, request.query.q.trim())
+        ? await searchSchoolEmails(ctx.db, sessionOf(request).schoolId, request.query.q.trim())
         : [],
     }),
   );
