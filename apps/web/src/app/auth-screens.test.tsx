@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setNavigate } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { reloadSession } from '../lib/session';
-import { adminUser, type Handler, json, siteConfig } from '../test-support/screen-fixtures';
+import {
+  adminUser,
+  type Handler,
+  json,
+  type RecordedRequest,
+  siteConfig,
+  stubFetch,
+} from '../test-support/screen-fixtures';
 import { AppProviders } from './providers';
 import { appRoutes } from './router';
 
@@ -15,7 +22,7 @@ import { appRoutes } from './router';
 const user = adminUser;
 
 let routes: Record<string, Handler>;
-let requests: { path: string; init: RequestInit }[];
+let requests: RecordedRequest[];
 
 function renderAt(path: string) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
@@ -45,14 +52,9 @@ beforeEach(() => {
   queryClient.clear();
   requests = [];
   routes = { '/api/site/config': () => json(200, siteConfig) };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://localhost');
-      requests.push({ path: url.pathname + url.search, init });
-      const handler = routes[url.pathname];
-      return handler ? handler(url, init) : json(404, { message: 'Not found.' });
-    }),
+  stubFetch(
+    (path) => routes[path],
+    () => requests,
   );
 });
 

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@parley/domain/auth';
+import { vi } from 'vitest';
 
 // Shared by the screen tests that run the real router, guard and API client with only fetch faked.
 
@@ -37,3 +38,21 @@ export const adminUser: CurrentUser = {
   subscriberName: 'Hill School',
   schoolId: 3,
 };
+
+export type RecordedRequest = { path: string; init: RequestInit };
+
+/** Replaces fetch: each request is recorded and answered by the handler for its path, else 404. */
+export function stubFetch(
+  handlerFor: (path: string) => Handler | undefined,
+  requests: () => RecordedRequest[],
+) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      requests().push({ path: url.pathname + url.search, init });
+      const handler = handlerFor(url.pathname);
+      return handler ? handler(url, init) : json(404, { message: 'Not found.' });
+    }),
+  );
+}

@@ -8,7 +8,13 @@ import { appRoutes } from '../../app/router';
 import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
-import { adminUser, type Handler, json } from '../../test-support/screen-fixtures';
+import {
+  adminUser,
+  type Handler,
+  json,
+  type RecordedRequest,
+  stubFetch,
+} from '../../test-support/screen-fixtures';
 
 // The directory screens through the real router, guard, providers and API client; only fetch is faked.
 
@@ -51,7 +57,7 @@ const TEACHERS = NAMES.map((name, index) => {
 });
 
 let routes: Record<string, Handler>;
-let requests: { path: string; init: RequestInit }[];
+let requests: RecordedRequest[];
 
 function renderAt(path: string) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
@@ -97,14 +103,9 @@ beforeEach(() => {
       }),
     '/api/users/teachers': () => json(200, { items: TEACHERS }),
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://localhost');
-      requests.push({ path: url.pathname + url.search, init });
-      const handler = routes[url.pathname];
-      return handler ? handler(url, init) : json(404, { message: 'Not found.' });
-    }),
+  stubFetch(
+    (path) => routes[path],
+    () => requests,
   );
 });
 
