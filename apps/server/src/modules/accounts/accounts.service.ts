@@ -162,7 +162,7 @@ export async function login(ctx: AppContext, input: LoginRequest & { email: stri
     [RATE_RULES.loginPerEmail, input.email],
   ]);
   if (!(await ctx.botCheck(input.botCheckToken, ip))) throw forbidden(SERVER_TEXT.botCheckFailed);
-  const found = await findUserWithSchool(ctx.db, (await findUserByEmail(ctx.db, input.email))?.id ?? 0);
+  const found = await findUserWithSchool(ctx.db, { email: input.email });
   // Verify even when there is no account, so the answer takes as long either way.
   const passwordOk = await verifyPassword(found?.password_hash ?? null, input.password);
   if (!found || !passwordOk) throw new HttpError(422, SERVER_TEXT.invalidCredentials);
@@ -175,7 +175,7 @@ export async function login(ctx: AppContext, input: LoginRequest & { email: stri
 export async function startSession(ctx: AppContext, userId: number, message: string) {
   return ctx.db.transaction().execute(async (trx) => {
     await countLogin(trx, userId);
-    const user = await findUserWithSchool(trx, userId);
+    const user = await findUserWithSchool(trx, { id: userId });
     if (!user) throw new HttpError(404, SERVER_TEXT.notFound);
     const accessToken = await issueToken(trx, { userId, schoolId: user.school_id, kind: 'access' });
     const roles = await findRoles(trx, userId);
@@ -234,7 +234,7 @@ export async function resetPassword(ctx: AppContext, rawToken: string | undefine
 }
 
 export async function currentUser(ctx: AppContext, userId: number) {
-  const user = await findUserWithSchool(ctx.db, userId);
+  const user = await findUserWithSchool(ctx.db, { id: userId });
   if (!user) throw new HttpError(404, SERVER_TEXT.notFound);
   return toCurrentUser(user, await findRoles(ctx.db, userId), user.schoolName);
 }

@@ -126,13 +126,13 @@ export async function countLogin(db: Db, userId: number): Promise<void> {
 }
 
 /** The current user with their school's name: what GET users/data and login answer with. */
-export function findUserWithSchool(db: Db, userId: number) {
+export function findUserWithSchool(db: Db, by: { id: number } | { email: string }) {
   return db
     .selectFrom('users as u')
     .innerJoin('schools as s', 's.id', 'u.school_id')
     .selectAll('u')
     .select(['s.name as schoolName', 's.verified_at as schoolVerifiedAt'])
-    .where('u.id', '=', userId)
+    .where((eb) => ('id' in by ? eb('u.id', '=', by.id) : eb('u.email', '=', by.email.toLowerCase())))
     .executeTakeFirst();
 }
 
