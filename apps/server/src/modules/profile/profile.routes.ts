@@ -17,12 +17,6 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
   const tags = ['profile'];
   const signedIn = { preHandler: requireSession(ctx.db) };
   const security = [{ bearer: [] }];
-  const session = (request: {
-    session: { userId: number; schoolId: number; roles: string[]; token: string } | null;
-  }) => {
-    if (!request.session) throw new Error('session missing after requireSession');
-    return request.session;
-  };
 
   api.get(
     '/users/view',
