@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Db, openDatabase, pgliteDatabase } from '../src/db/database';
+import { type Db, openDatabase, pgliteDatabase, pgliteOptions } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { withDatabase } from './global-setup';
 
@@ -12,7 +12,7 @@ export type TestDb = { db: Db; kind: 'pglite' | 'pg'; close(): Promise<void> };
 let template: Promise<PGlite> | undefined;
 
 async function migratedTemplate(): Promise<PGlite> {
-  const pglite = new PGlite();
+  const pglite = new PGlite(pgliteOptions);
   const db = pgliteDatabase(pglite);
   await migrateToLatest(db);
   return pglite;

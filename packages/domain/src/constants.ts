@@ -25,6 +25,8 @@ export const TOKEN_TTL_MS = {
   reset: 3600_000,
   invite: 7 * 24 * 3600_000,
   access: 30 * 24 * 3600_000,
+  /** A personal booking link: good for the booking season, renewed by every invitation or reminder. */
+  event: 120 * 24 * 3600_000,
 } as const;
 
 /** Local storage keys, spec §3. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorResponse, siteIndexResponse } from './auth';
+import { errorResponse } from './auth';
 import { EVENT_NAME_MAX } from './constants';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
@@ -469,16 +469,6 @@ export const activeEventItem = z.object({
   /** "in 3 days", "in 2 hours", "now" */
   timeToEvent: z.string(),
 });
-
-/** GET site/index: spec §3 Home data (the admin part; zeros and [] for other roles). */
-export const homeDataResponse = siteIndexResponse.extend({
-  eventsCount: z.number(),
-  teachersCount: z.number(),
-  parentsCount: z.number(),
-  studentsCount: z.number(),
-  activeEvents: z.array(activeEventItem),
-});
-export type HomeData = z.infer<typeof homeDataResponse>;
 
 // ── rules ────────────────────────────────────────────────────────────────────────────────────────────
 

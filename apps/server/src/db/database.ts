@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -32,9 +33,12 @@ export function openDatabase(options: {
   }
   const dataDir = options.dataDir ?? './data';
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir === ':memory:' ? undefined : dataDir);
+  const pglite = new PGlite(dataDir === ':memory:' ? undefined : dataDir, pgliteOptions);
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }
+
+/** The contrib extensions the migrations create (booking exclusion constraints). */
+export const pgliteOptions = { extensions: { btree_gist } };
 
 export function pgliteDatabase(pglite: PGliteInterface): Db {
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });

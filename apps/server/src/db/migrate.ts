@@ -3,12 +3,14 @@ import { type Migration, Migrator } from 'kysely/migration';
 import * as accounts from './migrations/001-accounts';
 import * as directory from './migrations/002-directory';
 import * as events from './migrations/003-events';
+import * as booking from './migrations/004-booking';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
   '001-accounts': accounts,
   '002-directory': directory,
   '003-events': events,
+  '004-booking': booking,
 };
 
 export async function migrateToLatest(

@@ -5,7 +5,9 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export type TokenKind = 'access' | 'verify' | 'reset' | 'invite';
+export type TokenKind = 'access' | 'verify' | 'reset' | 'invite' | 'event';
+/** A file sent with a mail (an .ics calendar entry); content is UTF-8 text. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
 export type MailStatus = 'pending' | 'sent' | 'failed';
 
 export interface SchoolsTable {
@@ -54,6 +56,8 @@ export interface AuthTokensTable {
   school_id: number;
   kind: TokenKind;
   role: Role | null;
+  /** The one event an "event" token (a personal booking link) opens. */
+  event_id: number | null;
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: CreatedAt;
@@ -67,6 +71,7 @@ export interface MailOutboxTable {
   text_body: string;
   html_body: string;
   links: ColumnType<string[], string, string>;
+  attachments: ColumnType<MailAttachment[], string | undefined, string>;
   status: Generated<MailStatus>;
   attempts: Generated<number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -189,6 +194,13 @@ export interface BookingsTable {
   status: Generated<BookingStatus>;
   created_at: CreatedAt;
   cancelled_at: Timestamp | null;
+  /** tstzrange(starts_at, ends_at), generated: the exclusion constraints compare it. */
+  during: ColumnType<string, never, never>;
+  /** Who made it: the parent or student, or an admin on the family's behalf. */
+  booked_by: number | null;
+  idempotency_key: string | null;
+  confirmed_at: Timestamp | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface EventMembersTable {

@@ -1,6 +1,6 @@
 import { siteConfigResponse } from '@parley/domain/auth';
 import { APP_VERSION } from '@parley/domain/constants';
-import { homeDataResponse } from '@parley/domain/events';
+import { homeDataResponse } from '@parley/domain/home';
 import { ROLE_LABELS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
@@ -38,6 +38,12 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
         parentsCount: home?.parentsCount ?? 0,
         studentsCount: home?.studentsCount ?? 0,
         activeEvents: home?.activeEvents ?? [],
+        teacherEventsCount: 0,
+        parentEventsCount: 0,
+        studentEventsCount: 0,
+        teacherOpenEventsSummary: [],
+        parentOpenEventsSummary: [],
+        studentOpenEventsSummary: [],
         subscriberName: school.name,
         // "View as" offers the roles that have a "My Events" list: never Admin (spec §2 Home).
         viewAsSelectorItems: session.roles

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@parley/domain/auth';
 import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
-import { type HomeData, homeDataResponse } from '@parley/domain/events';
+import { type HomeData, homeDataResponse } from '@parley/domain/home';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';

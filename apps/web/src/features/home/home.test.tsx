@@ -1,5 +1,5 @@
 import { CACHE_MAX_AGE_MS } from '@parley/domain/constants';
-import type { HomeData } from '@parley/domain/events';
+import type { HomeData } from '@parley/domain/home';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -18,7 +18,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { HomeData } from '@parley/domain/events';
+import type { HomeData } from '@parley/domain/home';
 import { routeTo } from '@parley/domain/routes';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
