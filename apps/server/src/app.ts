@@ -17,6 +17,7 @@ import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
 import { HttpError } from './lib/http-error';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
 import { accountRoutes } from './modules/accounts/accounts.routes';
+import { bookingRoutes } from './modules/booking/booking.routes';
 import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { eventRoutes } from './modules/events/events.routes';
@@ -95,7 +96,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${config.appName} API`, version: APP_VERSION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The personal link of an invitation mail, for a family booking without a password.
+          bookingLink: { type: 'apiKey', in: 'header', name: 'X-Booking-Link' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -114,6 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       profileRoutes(api, ctx);
       siteRoutes(api, ctx);
       eventRoutes(api, ctx);
+      bookingRoutes(api, ctx);
       messageRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },

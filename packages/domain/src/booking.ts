@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
 import { EVENT_TEXT, eventOptions, sectionSummary, statusLabel } from './events';
 
@@ -126,7 +127,10 @@ export type UpdateSlotForBookingRequest = z.input<typeof updateSlotForBookingReq
 
 /** POST events/arrange-slots?eventId: "arrange for me" — a proposal, booked with update-slot-for-booking. */
 export const arrangeRequest = z.strictObject({
-  items: z.array(subjectTeacherItem).min(1, BOOKING_TEXT.nothingToBook).max(30),
+  items: z
+    .array(subjectTeacherItem)
+    .min(1, BOOKING_TEXT.nothingToBook)
+    .max(ARRANGE_MAX_NEEDS, `Arrange at most ${ARRANGE_MAX_NEEDS} appointments at once.`),
   /** Local times in the school's zone; absent: the whole evening. */
   earliest: localTime.nullable().default(null),
   latest: localTime.nullable().default(null),
@@ -321,7 +325,10 @@ export type BookingPage = z.infer<typeof bookingPageResponse>;
 export const userSlotsResponse = z.object({ grid: z.array(bookableGroup), bookings: z.array(myBooking) });
 export type UserSlots = z.infer<typeof userSlotsResponse>;
 
-export const bookingDataForStudentResponse = z.object({ student: bookingChild, bookings: z.array(myBooking) });
+export const bookingDataForStudentResponse = z.object({
+  student: bookingChild,
+  bookings: z.array(myBooking),
+});
 export const subjectTeacherSelectorResponse = z.object({ teachers: z.array(eventTeacher) });
 
 /** A proposed appointment of "arrange for me". */
@@ -445,8 +452,7 @@ export function bookingWindow(
   now: Date,
   opensAtLabel: string | null,
 ): { isOpen: boolean; reason: string | null } {
-  if (event.status !== 1)
-    return { isOpen: false, reason: EVENT_TEXT.disabledNotice };
+  if (event.status !== 1) return { isOpen: false, reason: EVENT_TEXT.disabledNotice };
   if (event.opensAt && now < event.opensAt)
     return { isOpen: false, reason: BOOKING_TEXT.notOpenYet(opensAtLabel ?? '') };
   const closes = event.closesAt ?? event.lastEndsAt;

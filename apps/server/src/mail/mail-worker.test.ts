@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/test-db';
 import type { Db } from '../db/database';
 import { retryDelaySeconds, sendDueMail, startMailWorker } from './mail-worker';
-import { claimDueMail, enqueueMail } from './outbox.repository';
+import { claimDueMail, enqueueMail, enqueueMails } from './outbox.repository';
 import type { MailMessage, MailTransport } from './transport';
 
 describe('retryDelaySeconds', () => {
@@ -95,11 +95,49 @@ describe('sendDueMail', () => {
         html: '<p>Html 0</p>',
         messageId: `<outbox-${id}@parley>`,
         links: ['http://parley.test/auth/reset-password?token=t0'],
+        attachments: [],
       },
     ]);
     const [row] = await rows();
     expect(row).toMatchObject({ status: 'sent', attempts: 1, locked_until: null, last_error: null });
     expect(row?.sent_at).toBeInstanceOf(Date);
+  });
+
+  it('hands SMTP the attachments stored with the mail, content unchanged (also when enqueued in bulk)', async () => {
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'METHOD:PUBLISH',
+      'BEGIN:VEVENT',
+      'SUMMARY:Parents’ evening with Mr Ó Súilleabháin',
+      'DTSTART:20260312T200000Z',
+      'DTEND:20260312T201000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const calendar = { filename: 'parents-evening.ics', contentType: 'text/calendar', content: ics };
+    const notes = { filename: 'notes.txt', contentType: 'text/plain', content: 'Bring the report.' };
+    const mail = {
+      schoolId: null,
+      subject: 'Your booking',
+      text: 'See you there.',
+      html: '<p>See you there.</p>',
+      links: [],
+    };
+    await enqueueMail(db, { ...mail, to: 'one@example.org', attachments: [calendar, notes] });
+    await enqueueMails(db, [
+      { ...mail, to: 'two@example.org', attachments: [calendar] },
+      { ...mail, to: 'three@example.org' },
+    ]);
+    const smtp = fakeSmtp();
+    expect(await sendDueMail(db, smtp.transport)).toBe(3);
+    const attachmentsTo = new Map(smtp.accepted.map((message) => [message.to, message.attachments]));
+    expect(Object.fromEntries(attachmentsTo)).toEqual({
+      'one@example.org': [calendar, notes],
+      'two@example.org': [calendar],
+      'three@example.org': [],
+    });
   });
 
   it('SMTP down for a while: nothing is lost, nothing is sent twice, backoff is respected', async () => {

@@ -27,6 +27,7 @@ export async function sendDueMail(db: Db, transport: MailTransport): Promise<num
           html: mail.html_body,
           messageId: `<outbox-${mail.id}@parley>`,
           links: mail.links,
+          attachments: mail.attachments,
         });
         await markSent(db, mail.id);
         sent += 1;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import type { MailAttachment } from '../db/schema';
 
 export type OutgoingMail = {
   schoolId: number | null;
@@ -8,21 +9,23 @@ export type OutgoingMail = {
   text: string;
   html: string;
   links: string[];
+  /** Files sent with the mail (a calendar file for a booking), stored with it in the outbox. */
+  attachments?: MailAttachment[];
 };
+
+const outboxRow = (mail: OutgoingMail) => ({
+  school_id: mail.schoolId,
+  to_address: mail.to,
+  subject: mail.subject,
+  text_body: mail.text,
+  html_body: mail.html,
+  links: JSON.stringify(mail.links),
+  attachments: JSON.stringify(mail.attachments ?? []),
+});
 
 /** Mail is written in the same transaction as the change it announces: committed together or not at all. */
 export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<void> {
-  await db
-    .insertInto('mail_outbox')
-    .values({
-      school_id: mail.schoolId,
-      to_address: mail.to,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      links: JSON.stringify(mail.links),
-    })
-    .execute();
+  await db.insertInto('mail_outbox').values(outboxRow(mail)).execute();
 }
 
 /** Leases due mail: a row leased by one worker is invisible to the others until the lease ends. */
@@ -47,7 +50,7 @@ export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
         .forUpdate()
         .skipLocked(),
     )
-    .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'attempts'])
+    .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'attachments', 'attempts'])
     .execute();
 }
 
@@ -76,21 +79,24 @@ export async function markFailedAttempt(
     .execute();
 }
 
+const mailColumns = [
+  'id',
+  'to_address',
+  'subject',
+  'text_body',
+  'html_body',
+  'links',
+  'attachments',
+  'status',
+  'created_at',
+] as const;
+
 export function listMail(db: Db, limit: number) {
-  return db
-    .selectFrom('mail_outbox')
-    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'status', 'created_at'])
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('mail_outbox').select(mailColumns).orderBy('id', 'desc').limit(limit).execute();
 }
 
 export function findMail(db: Db, id: number) {
-  return db
-    .selectFrom('mail_outbox')
-    .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'status', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('mail_outbox').select(mailColumns).where('id', '=', id).executeTakeFirst();
 }
 
 /** Many mails in one statement per 1,000 (invitations to a whole year group), in the caller's transaction. */
@@ -98,16 +104,7 @@ export async function enqueueMails(db: Db, mails: OutgoingMail[]): Promise<void>
   for (let i = 0; i < mails.length; i += 1000) {
     await db
       .insertInto('mail_outbox')
-      .values(
-        mails.slice(i, i + 1000).map((mail) => ({
-          school_id: mail.schoolId,
-          to_address: mail.to,
-          subject: mail.subject,
-          text_body: mail.text,
-          html_body: mail.html,
-          links: JSON.stringify(mail.links),
-        })),
-      )
+      .values(mails.slice(i, i + 1000).map(outboxRow))
       .execute();
   }
 }

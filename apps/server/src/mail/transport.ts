@@ -1,5 +1,6 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config';
+import type { MailAttachment } from '../db/schema';
 
 export type MailMessage = {
   to: string;
@@ -8,8 +9,44 @@ export type MailMessage = {
   html: string;
   messageId: string;
   links: string[];
+  attachments: MailAttachment[];
 };
 export type MailTransport = { send(message: MailMessage): Promise<void>; close(): void };
+
+/**
+ * The content type an attachment travels with. Its content is UTF-8 text, so a text type says so; a
+ * calendar file names the iTIP method its own METHOD line declares (RFC 6047), PUBLISH when it has none.
+ */
+export function attachmentContentType(attachment: MailAttachment): string {
+  const given = attachment.contentType.trim();
+  const type =
+    given ||
+    (attachment.filename.toLowerCase().endsWith('.ics') ? 'text/calendar' : 'application/octet-stream');
+  const params = type.toLowerCase();
+  let result = type;
+  if (params.startsWith('text/') && !params.includes('charset=')) result += '; charset=utf-8';
+  if (params.startsWith('text/calendar') && !params.includes('method=')) {
+    const method = /^METHOD:([A-Za-z-]+)\s*$/m.exec(attachment.content)?.[1]?.toUpperCase() ?? 'PUBLISH';
+    result += `; method=${method}`;
+  }
+  return result;
+}
+
+/** The message as nodemailer takes it: the links are ours only, the attachments real MIME parts. */
+export function nodemailerMessage(from: string, message: MailMessage): SendMailOptions {
+  const { links: _links, attachments, ...mail } = message;
+  return {
+    from,
+    ...mail,
+    ...(attachments.length > 0 && {
+      attachments: attachments.map((attachment) => ({
+        filename: attachment.filename,
+        content: Buffer.from(attachment.content, 'utf8'),
+        contentType: attachmentContentType(attachment),
+      })),
+    }),
+  };
+}
 
 /** SMTP through a pooled nodemailer transport; timeouts stay well inside the worker's lease. */
 export function smtpTransport(config: Config): MailTransport {
@@ -21,18 +58,22 @@ export function smtpTransport(config: Config): MailTransport {
   } as never);
   return {
     async send(message) {
-      const { links: _links, ...mail } = message;
-      await transporter.sendMail({ from: config.mailFrom, ...mail });
+      await transporter.sendMail(nodemailerMessage(config.mailFrom, message));
     },
     close: () => transporter.close(),
   };
 }
 
-/** The dev mailbox: mail stays in the outbox table for /dev/mailbox; one log line carries the links. */
+/**
+ * The dev mailbox: mail (attachments included) stays in the outbox table for /dev/mailbox; one log line
+ * carries the links and names the attached files.
+ */
 export function devMailboxTransport(log: (line: string) => void): MailTransport {
   return {
     async send(message) {
-      log(`dev mailbox: "${message.subject}" to ${message.to} ${message.links.join(' ')}`.trim());
+      const files = message.attachments.map((attachment) => attachment.filename);
+      const attached = files.length > 0 ? ` (attached: ${files.join(', ')})` : '';
+      log(`dev mailbox: "${message.subject}" to ${message.to}${attached} ${message.links.join(' ')}`.trim());
     },
     close: () => {},
   };

@@ -40,6 +40,12 @@ describe('site endpoints, the OpenAPI document and the dev mailbox', () => {
         parentsCount: 0,
         studentsCount: 0,
         activeEvents: [],
+        teacherEventsCount: 0,
+        parentEventsCount: 0,
+        studentEventsCount: 0,
+        teacherOpenEventsSummary: [],
+        parentOpenEventsSummary: [],
+        studentOpenEventsSummary: [],
       });
     });
 

@@ -146,6 +146,8 @@ describe('events/index', () => {
     const s = await eventSchool(t, 'Index School', 'America/New_York');
     const teacher = await addPerson(t, s.admin.token, 'teacher');
     const parent = await addPerson(t, s.admin.token, 'parent');
+    // Two families: one parent never holds two slots of the same teacher (bookings_parent_teacher_once).
+    const otherParent = await addPerson(t, s.admin.token, 'parent');
     const id = await createEvent(http, s.admin.token, 'Autumn consultations', s.types.parentTeacher);
     await createSection(http, s.admin.token, id, {
       date: '2026-03-12',
@@ -156,7 +158,7 @@ describe('events/index', () => {
     });
     const slots = (await viewEvent(http, s.admin.token, id)).slots[0]?.slots ?? [];
     await insertBooking(t.db, slots[0]?.id ?? 0, { parentId: parent.id });
-    await insertBooking(t.db, slots[1]?.id ?? 0, { parentId: parent.id });
+    await insertBooking(t.db, slots[1]?.id ?? 0, { parentId: otherParent.id });
     const list = await index(s.admin.token);
     expect(list.message).toBe('Events loaded.');
     const names = list.events.map((event) => event.name);
@@ -400,6 +402,16 @@ describe('events/view?id=current and events/current', () => {
   });
 });
 
+// The "My Events" lists of site/index (booking contracts): empty for a user who holds no events.
+const noMyEvents = {
+  teacherEventsCount: 0,
+  parentEventsCount: 0,
+  studentEventsCount: 0,
+  teacherOpenEventsSummary: [],
+  parentOpenEventsSummary: [],
+  studentOpenEventsSummary: [],
+};
+
 describe('site/index home data', () => {
   it("gives an admin the four counts and the active events' bookings and time to event", async () => {
     const s = await eventSchool(t, 'Home School');
@@ -412,6 +424,7 @@ describe('site/index home data', () => {
       parentsCount: 0,
       studentsCount: 0,
       activeEvents: [],
+      ...noMyEvents,
     });
     await addPerson(t, s.admin.token, 'teacher');
     await addPerson(t, s.admin.token, 'teacher');
@@ -432,6 +445,7 @@ describe('site/index home data', () => {
       activeEvents: [
         { id, name: 'Tours', bookingCountForEvent: 1, timeToEvent: expect.stringMatching(/^in (3|2) days$/) },
       ],
+      ...noMyEvents,
     });
   });
 
@@ -447,6 +461,7 @@ describe('site/index home data', () => {
       parentsCount: 0,
       studentsCount: 0,
       activeEvents: [],
+      ...noMyEvents,
     });
   });
 });

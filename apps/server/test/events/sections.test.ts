@@ -334,9 +334,17 @@ describe('editing a section', () => {
     let event = await viewEvent(http, token, id);
     const adaSlots = columnOf(event, ada.id)?.slots ?? [];
     const bobSlots = columnOf(event, bob.id)?.slots ?? [];
+    // Another family holds Ada's 16:00: the Shelleys may hold only one of Ada's slots
+    // (bookings_parent_teacher_once).
+    const allegra = await addPerson(t, token, 'student', { firstName: 'Allegra', lastName: 'Byron' });
+    const byron = await addPerson(t, token, 'parent', {
+      firstName: 'George',
+      lastName: 'Byron',
+      studentIds: [allegra.id],
+    });
     const early = await insertBooking(t.db, adaSlots[0]?.id ?? 0, {
-      parentId: parent.id,
-      studentId: student.id,
+      parentId: byron.id,
+      studentId: allegra.id,
       subjectId: subject,
     });
     const late = await insertBooking(t.db, adaSlots[5]?.id ?? 0, {
@@ -456,8 +464,10 @@ describe('editing a section', () => {
       teachers: [{ teacherId: ada.id }],
     });
     const slots = columnOf(await viewEvent(http, token, id), ada.id)?.slots ?? [];
+    // Two families: one parent holds only one of Ada's slots (bookings_parent_teacher_once).
+    const otherParent = await addPerson(t, token, 'parent');
     await insertBooking(t.db, slots[0]?.id ?? 0, { parentId: parent.id });
-    await insertBooking(t.db, slots[2]?.id ?? 0, { parentId: parent.id });
+    await insertBooking(t.db, slots[2]?.id ?? 0, { parentId: otherParent.id });
     // A 5-minute break moves the grid to 16:00, 16:15, …: the 16:20 booking would move.
     const refused = await http.post(`events/update?id=${id}`, token, { breakMinutes: 5 });
     expect(expectStatus<{ message: string }>(refused, 409).message).toContain(

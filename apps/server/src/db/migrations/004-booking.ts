@@ -25,7 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     REFERENCES users (id, school_id) ON DELETE SET NULL (booked_by)`.execute(db);
 
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_parent_overlap
-    EXCLUDE USING gist (parent_id WITH =, during WITH &&, slot_id WITH <>) WHERE (status = 'booked')`.execute(db);
+    EXCLUDE USING gist (parent_id WITH =, during WITH &&, slot_id WITH <>) WHERE (status = 'booked')`.execute(
+    db,
+  );
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_student_overlap
     EXCLUDE USING gist (student_id WITH =, during WITH &&) WHERE (status = 'booked')`.execute(db);
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_parent_teacher_once

@@ -3,6 +3,15 @@ import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
 import { findMail, listMail } from '../../mail/outbox.repository';
+import { attachmentContentType } from '../../mail/transport';
+
+/** What the mailbox shows of an attached file; its content comes from /dev/mailbox/attachment. */
+const attachmentItem = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  /** Bytes (UTF-8). */
+  size: z.number(),
+});
 
 const mailItem = z.object({
   id: z.number(),
@@ -11,6 +20,7 @@ const mailItem = z.object({
   text: z.string(),
   html: z.string(),
   links: z.array(z.string()),
+  attachments: z.array(attachmentItem),
   status: z.string(),
   createdAt: z.date(),
 });
@@ -22,9 +32,29 @@ const toItem = (row: Awaited<ReturnType<typeof listMail>>[number]) => ({
   text: row.text_body,
   html: row.html_body,
   links: row.links,
+  attachments: row.attachments.map((attachment) => ({
+    filename: attachment.filename,
+    contentType: attachmentContentType(attachment),
+    size: Buffer.byteLength(attachment.content, 'utf8'),
+  })),
   status: row.status,
   createdAt: row.created_at,
 });
+
+/**
+ * `attachment; filename="…"`: quotes, backslashes and control characters never reach the header; a name
+ * beyond ASCII gets an ASCII fallback plus its UTF-8 form (RFC 6266 `filename*`).
+ */
+export function contentDisposition(filename: string): string {
+  const safe = filename.replace(/[^\x20-\x7e\u00a0-\uffff]|["\\/]/g, '_') || 'attachment';
+  const ascii = safe.replace(/[^\x20-\x7e]/g, '_');
+  if (ascii === safe) return `attachment; filename="${ascii}"`;
+  const encoded = encodeURIComponent(safe).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
 
 /** The dev mailbox: registered only without SMTP_URL and never in production (see config.devMailbox). */
 export function devMailboxRoutes(api: Api, ctx: AppContext): void {
@@ -47,6 +77,35 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       const mail = await findMail(ctx.db, request.query.id);
       if (!mail) throw notFound('No such mail.');
       return toItem(mail);
+    },
+  );
+  // A file, not JSON: the attachment as the mail carries it, for the browser to save.
+  api.get(
+    '/dev/mailbox/attachment',
+    {
+      schema: {
+        tags,
+        querystring: z.strictObject({
+          id: z.coerce.number().int().positive(),
+          index: z.coerce.number().int().min(0),
+        }),
+        produces: ['text/calendar', 'application/octet-stream'],
+        response: {
+          200: z.string().describe("the attachment's content, with its content type, as a download"),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const mail = await findMail(ctx.db, request.query.id);
+      const attachment = mail?.attachments[request.query.index];
+      if (!attachment) throw notFound('No such attachment.');
+      return reply
+        .header('content-type', attachmentContentType(attachment))
+        .header('content-disposition', contentDisposition(attachment.filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(attachment.content);
     },
   );
 }

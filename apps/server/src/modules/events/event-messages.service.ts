@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/http-error';
 import { enqueueMails } from '../../mail/outbox.repository';
 import { eventMessageMail } from '../../mail/templates';
+import { issueEventLinks } from '../tokens/tokens.repository';
 import * as repo from './events.repository';
 import { loadSchool } from './sections.service';
 import { sectionLabel } from './slot-planner';
@@ -34,6 +35,12 @@ async function send(
       sectionLabel(section.starts_at, section.ends_at, school.timezone),
     );
     const url = `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`;
+    // Each mail carries a personal link: an invited parent or student books from it without a password.
+    const links = await issueEventLinks(trx, {
+      schoolId,
+      eventId,
+      userIds: recipients.map((recipient) => recipient.id),
+    });
     await enqueueMails(
       trx,
       recipients.map((recipient) =>
@@ -46,7 +53,13 @@ async function send(
             to: recipient.email,
             firstName: recipient.first_name,
           },
-          { kind, eventName: event.name, times, bookingPageMessage: event.booking_page_message, url },
+          {
+            kind,
+            eventName: event.name,
+            times,
+            bookingPageMessage: event.booking_page_message,
+            url: `${url}?link=${links.get(recipient.id)}`,
+          },
         ),
       ),
     );

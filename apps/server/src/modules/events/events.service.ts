@@ -46,7 +46,7 @@ const toTypeItem = (row: { id: number; name: string; group_int: EventGroup }) =>
   groupInt: row.group_int,
 });
 
-function toSectionSummary(row: repo.SectionRow, timeZone: string): SectionSummary {
+export function toSectionSummary(row: repo.SectionRow, timeZone: string): SectionSummary {
   return {
     id: row.id,
     date: row.date,

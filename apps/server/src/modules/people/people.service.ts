@@ -11,6 +11,7 @@ import { ROLE_LABELS, type Role, USER_TYPE_IDS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { conflict, notFound, unprocessable } from '../../lib/http-error';
+import { withdrawTeacher } from '../booking/teacher-withdrawal';
 import { inviteUser, sendInvitation } from '../invitations/invitations.service';
 import { revokeTokens } from '../tokens/tokens.repository';
 import { findRoles } from '../users/users.repository';
@@ -256,6 +257,7 @@ export async function removeRole(ctx: AppContext, schoolId: number, userId: numb
     await repo.lockSchool(trx, schoolId);
     if (!(await repo.findPersonInRole(trx, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
     if (role === 'admin') await keepAnActiveAdmin(trx, schoolId, userId);
+    if (role === 'teacher') await withdrawTeacher(ctx, trx, schoolId, userId);
     const left = await repo.revokeRole(trx, schoolId, userId, role);
     await repo.dropRoleLinks(trx, schoolId, userId, role);
     if (left > 0) return { id: userId, message: `${ROLE_LABELS[role]} role removed.` };

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
 import { findSchool } from '../accounts/accounts.repository';
+import { myEvents } from '../booking/my-events.service';
 import { adminHomeData } from '../events/events.service';
 
 export function siteRoutes(api: Api, ctx: AppContext): void {
@@ -28,9 +29,10 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
     },
     async (request) => {
       const session = sessionOf(request);
-      const [school, home] = await Promise.all([
+      const [school, home, mine] = await Promise.all([
         findSchool(ctx.db, session.schoolId),
         session.roles.includes('admin') ? adminHomeData(ctx, session.schoolId) : undefined,
+        myEvents(ctx, session),
       ]);
       return {
         eventsCount: home?.eventsCount ?? 0,
@@ -38,12 +40,7 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
         parentsCount: home?.parentsCount ?? 0,
         studentsCount: home?.studentsCount ?? 0,
         activeEvents: home?.activeEvents ?? [],
-        teacherEventsCount: 0,
-        parentEventsCount: 0,
-        studentEventsCount: 0,
-        teacherOpenEventsSummary: [],
-        parentOpenEventsSummary: [],
-        studentOpenEventsSummary: [],
+        ...mine,
         subscriberName: school.name,
         // "View as" offers the roles that have a "My Events" list: never Admin (spec §2 Home).
         viewAsSelectorItems: session.roles

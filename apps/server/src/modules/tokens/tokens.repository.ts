@@ -25,6 +25,38 @@ export async function issueToken(
   return token;
 }
 
+/**
+ * Personal booking links of an event's invitation mails, one per person: the raw token of each (only the
+ * hash is kept). Every mail renews the link; it opens that one event until it expires.
+ */
+export async function issueEventLinks(
+  db: Db,
+  input: { schoolId: number; eventId: number; userIds: number[] },
+): Promise<Map<number, string>> {
+  const links = new Map<number, string>();
+  if (input.userIds.length === 0) return links;
+  const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.event);
+  const rows = input.userIds.map((userId) => {
+    const { token, hash } = newToken();
+    links.set(userId, token);
+    return {
+      token_hash: hash,
+      user_id: userId,
+      school_id: input.schoolId,
+      kind: 'event' as const,
+      event_id: input.eventId,
+      expires_at: expiresAt,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('auth_tokens')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+  }
+  return links;
+}
+
 /** Marks a single-use token used and returns it, in one conditional update: two racing uses get one win. */
 export async function consumeToken(db: Db, token: string, kind: TokenKind) {
   return db

@@ -3,6 +3,14 @@ import { api } from '../../lib/api-client';
 
 // The development mailbox (no SMTP server configured): every mail the server would have sent.
 
+/** A file the mail carries (a calendar file for a booking); its content is downloaded on demand. */
+export type DevMailAttachment = {
+  filename: string;
+  contentType: string;
+  /** Bytes. */
+  size: number;
+};
+
 export type DevMail = {
   id: number | string;
   to: string;
@@ -10,6 +18,7 @@ export type DevMail = {
   text: string;
   html: string | null;
   links: string[];
+  attachments: DevMailAttachment[];
   status: string;
   createdAt: string;
 };
@@ -27,3 +36,10 @@ export const mailQuery = (id: string) =>
     queryKey: ['dev', 'mailbox', 'view', id],
     queryFn: ({ signal }) => api.get<DevMail>('dev/mailbox/view', { query: { id }, signal }),
   });
+
+/**
+ * Where the browser downloads a mail's attachment (by its place in the mail): a plain link, as the dev
+ * mailbox needs no login; the server answers the file with its type and name.
+ */
+export const attachmentUrl = (mailId: DevMail['id'], index: number) =>
+  `/api/dev/mailbox/attachment?${new URLSearchParams({ id: String(mailId), index: String(index) })}`;

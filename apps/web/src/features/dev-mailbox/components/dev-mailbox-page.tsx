@@ -1,3 +1,4 @@
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import Accordion from '@mui/material/Accordion';
@@ -11,6 +12,7 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -21,13 +23,48 @@ import { PageHeading } from '../../../components/page-heading';
 import { serverMessage } from '../../../lib/api-client';
 import { useSiteConfig } from '../../../lib/site-config';
 import { BUTTONS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
-import { type DevMail, mailboxQuery, mailQuery } from '../api';
+import { attachmentUrl, type DevMail, mailboxQuery, mailQuery } from '../api';
 import { splitLinks } from '../linkify';
 
 const formatTime = (value: string) => {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
 };
+
+const ATTACHMENTS = 'Attachments';
+
+const formatSize = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`;
+
+/** Each attached file by name, as a link that downloads it. */
+function MailAttachments({ mail }: { mail: DevMail }) {
+  if (mail.attachments.length === 0) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Typography id="mail-attachments" component="h3" variant="subtitle2">
+        {ATTACHMENTS}
+      </Typography>
+      <List dense aria-labelledby="mail-attachments">
+        {mail.attachments.map((attachment, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the index is the attachment's address in the mail
+          <ListItem key={index} disableGutters>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <AttachFileIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText
+              primary={
+                <Link href={attachmentUrl(mail.id, index)} download={attachment.filename}>
+                  {attachment.filename}
+                </Link>
+              }
+              secondary={`${attachment.contentType.split(';')[0]} · ${formatSize(attachment.size)}`}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </Box>
+  );
+}
 
 function MailBody({ text }: { text: string }) {
   return (
@@ -77,6 +114,7 @@ function MailReader({ mail }: { mail: DevMail }) {
           ))}
         </List>
       ) : null}
+      <MailAttachments mail={mail} />
       {mail.html ? (
         <Accordion sx={{ mt: 2 }} disableGutters slotProps={{ transition: { unmountOnExit: true } }}>
           <AccordionSummary expandIcon={<ExpandMoreIcon />}>{SCREEN_TEXT.devMailboxHtml}</AccordionSummary>
@@ -156,7 +194,11 @@ export function DevMailboxPage() {
                   >
                     <ListItemText
                       primary={mail.subject}
-                      secondary={`${mail.to} · ${formatTime(mail.createdAt)}`}
+                      secondary={[
+                        mail.to,
+                        formatTime(mail.createdAt),
+                        ...mail.attachments.map((attachment) => attachment.filename),
+                      ].join(' · ')}
                     />
                   </ListItemButton>
                 </ListItem>

@@ -1,0 +1,60 @@
+import type { Role } from '@parley/domain/roles';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database';
+import { bearerToken } from '../../plugins/auth';
+import { findSession } from '../tokens/tokens.repository';
+import { findRoles } from '../users/users.repository';
+import { findEventLink } from './booking.repository';
+
+/**
+ * Who is booking: a logged-in user (bearer token), or an invited parent or student identified by the
+ * personal link in their invitation mail (X-Booking-Link), which opens that one event and nothing else.
+ */
+export type Booker = {
+  userId: number;
+  schoolId: number;
+  roles: Role[];
+  viaLink: boolean;
+  /** The one event a personal link opens; null for a login. */
+  linkEventId: number | null;
+};
+
+export const BOOKING_LINK_HEADER = 'x-booking-link';
+
+export async function resolveBooker(db: Db, request: FastifyRequest): Promise<Booker | null> {
+  const token = bearerToken(request);
+  if (token) {
+    const session = await findSession(db, token);
+    if (session) {
+      return { ...session, roles: await findRoles(db, session.userId), viaLink: false, linkEventId: null };
+    }
+  }
+  const link = request.headers[BOOKING_LINK_HEADER];
+  if (typeof link === 'string' && link.length > 0 && link.length < 200) {
+    const found = await findEventLink(db, link);
+    if (found?.eventId) {
+      return {
+        userId: found.userId,
+        schoolId: found.schoolId,
+        roles: await findRoles(db, found.userId),
+        viaLink: true,
+        linkEventId: found.eventId,
+      };
+    }
+  }
+  return null;
+}
+
+/** Whether this booker may act on this event at all (same school; a link only for its own event). */
+export function bookerFor(booker: Booker | null, event: { id: number; school_id: number }): Booker | null {
+  if (!booker || booker.schoolId !== event.school_id) return null;
+  if (booker.linkEventId !== null && booker.linkEventId !== event.id) return null;
+  return booker;
+}
+
+/** A parent books for their children; a student for themselves; anyone else cannot book. */
+export function bookingRole(booker: Booker): 'parent' | 'student' | null {
+  if (booker.roles.includes('parent')) return 'parent';
+  if (booker.roles.includes('student')) return 'student';
+  return null;
+}

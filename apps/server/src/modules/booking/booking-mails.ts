@@ -1,0 +1,160 @@
+import { bookingPath } from '@parley/domain/events';
+import { type CalendarEntry, calendarFile, icsFileName } from '@parley/domain/ics';
+import { withSettingsDefaults } from '@parley/domain/school';
+import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
+import { composeMail } from '../../mail/templates';
+import type { BookingEventRow, PartyBookingRow } from './booking.repository';
+import { findUserSettings } from './booking.repository';
+
+// What a family (and, when they opted in, a teacher) is told after a booking change: one mail through the
+// outbox, in the same transaction as the change, with an .ics of the family's appointments in the
+// school's time zone (cancelled ones marked so the calendar drops them).
+
+type Party = { userId: number };
+type Outcome = {
+  created: PartyBookingRow[];
+  cancelled: PartyBookingRow[];
+  all: PartyBookingRow[];
+  /** The school confirmed a booking: sent whatever the family's settings say. */
+  confirmation?: boolean;
+};
+
+function when(booking: PartyBookingRow, timeZone: string): string {
+  return `${formatLocalDate(booking.starts_at, timeZone)}, ${formatLocalTime(booking.starts_at, timeZone)} – ${formatLocalTime(booking.ends_at, timeZone)}`;
+}
+
+function line(booking: PartyBookingRow, timeZone: string): string {
+  const parts = [when(booking, timeZone)];
+  if (booking.teacher_name) parts.push(`with ${booking.teacher_name}`);
+  if (booking.student_name && booking.parent_id !== null) parts.push(`for ${booking.student_name}`);
+  if (booking.subject_name) parts.push(`(${booking.subject_name})`);
+  if (booking.location) parts.push(`at ${booking.location}`);
+  if (booking.video_url) parts.push(`video: ${booking.video_url}`);
+  if (booking.guests > 0) parts.push(`+${booking.guests} guest${booking.guests === 1 ? '' : 's'}`);
+  if (booking.gown_size) parts.push(`gown ${booking.gown_size}`);
+  return parts.join(' ');
+}
+
+function entry(
+  ctx: AppContext,
+  event: BookingEventRow,
+  booking: PartyBookingRow,
+  status: 'CONFIRMED' | 'CANCELLED',
+): CalendarEntry {
+  const host = new URL(ctx.config.appUrl).hostname;
+  const who = [booking.teacher_name, booking.student_name].filter(Boolean).join(' – ');
+  return {
+    uid: `booking-${booking.id}@${host}`,
+    startsAt: booking.starts_at,
+    endsAt: booking.ends_at,
+    summary: who ? `${event.name}: ${who}` : event.name,
+    description: [event.school_name, booking.subject_name, booking.video_url].filter(Boolean).join('\n'),
+    location: booking.location,
+    url: `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`,
+    status,
+    sequence: status === 'CANCELLED' ? 1 : 0,
+  };
+}
+
+/** An .ics attachment of the entries, in the school's zone. */
+export function calendarAttachment(ctx: AppContext, event: BookingEventRow, entries: CalendarEntry[]) {
+  const method = entries.every((item) => item.status === 'CANCELLED') ? 'CANCEL' : 'PUBLISH';
+  return {
+    filename: icsFileName(event.name),
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content: calendarFile({
+      productName: ctx.config.appName,
+      timeZone: event.timezone,
+      method,
+      entries,
+      now: new Date(),
+    }),
+  };
+}
+
+export function bookingCalendar(
+  ctx: AppContext,
+  event: BookingEventRow,
+  live: PartyBookingRow[],
+  cancelled: PartyBookingRow[],
+) {
+  return calendarAttachment(ctx, event, [
+    ...live.map((booking) => entry(ctx, event, booking, 'CONFIRMED')),
+    ...cancelled.map((booking) => entry(ctx, event, booking, 'CANCELLED')),
+  ]);
+}
+
+export async function mailBookingChange(
+  ctx: AppContext,
+  trx: Db,
+  event: BookingEventRow,
+  party: Party,
+  outcome: Outcome,
+): Promise<void> {
+  const zone = event.timezone;
+  const url = `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`;
+  const mails: OutgoingMail[] = [];
+  const family = await findUserSettings(trx, event.school_id, party.userId);
+  const wantsIt =
+    outcome.confirmation || withSettingsDefaults(family?.settings ?? {}).notifications.bookingConfirmations;
+  if (family && wantsIt) {
+    const subject = outcome.confirmation
+      ? 'your booking is confirmed'
+      : outcome.created.length > 0 && outcome.cancelled.length > 0
+        ? 'booking changed'
+        : outcome.created.length > 0
+          ? 'booking confirmed'
+          : 'booking cancelled';
+    const mail = composeMail({
+      product: ctx.config.appName,
+      schoolName: event.school_name,
+      schoolId: event.school_id,
+      to: family.email,
+      subject: `${event.name}: ${subject}`,
+      greeting: `Hello ${family.first_name},`,
+      lines: [
+        ...(outcome.cancelled.length > 0
+          ? ['Cancelled:', ...outcome.cancelled.map((booking) => line(booking, zone))]
+          : []),
+        ...(outcome.all.length > 0
+          ? ['Your appointments:', ...outcome.all.map((booking) => line(booking, zone))]
+          : ['You have no appointments booked at this event now.']),
+        `Times are in ${zone}. The attached calendar file adds them to your calendar.`,
+      ],
+      action: { label: 'View or change your booking', url },
+    });
+    mails.push({ ...mail, attachments: [bookingCalendar(ctx, event, outcome.all, outcome.cancelled)] });
+  }
+  // Teachers who asked (or whose event asks) for a mail per booking.
+  const changed = [
+    ...outcome.created.map((booking) => ({ booking, what: 'New booking' })),
+    ...outcome.cancelled.map((booking) => ({ booking, what: 'Cancelled booking' })),
+  ];
+  for (const { booking, what } of changed) {
+    if (!booking.teacher_email) continue;
+    const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
+    if (!event.booking_notifications && !optedIn) continue;
+    mails.push(
+      composeMail({
+        product: ctx.config.appName,
+        schoolName: event.school_name,
+        schoolId: event.school_id,
+        to: booking.teacher_email,
+        subject: `${event.name}: ${what.toLowerCase()} at ${formatLocalTime(booking.starts_at, zone)}`,
+        greeting: `Hello ${booking.teacher_name?.split(' ')[0] ?? ''},`,
+        lines: [
+          `${what}: ${when(booking, zone)}`,
+          `${booking.parent_name ?? booking.student_name ?? ''}${booking.parent_name && booking.student_name ? ` (${booking.student_name})` : ''}${booking.subject_name ? `, ${booking.subject_name}` : ''}`,
+        ],
+        action: {
+          label: 'Open your schedule',
+          url: `${ctx.config.appUrl}/event/details-teacher?eventId=${event.id}`,
+        },
+      }),
+    );
+  }
+  await enqueueMails(trx, mails);
+}

@@ -1,0 +1,176 @@
+import {
+  type BookableGroup,
+  type BookingChild,
+  type BookingEvent,
+  bookingWindow,
+  type MyBooking,
+} from '@parley/domain/booking';
+import { bookingPath, EVENT_STATUS_LABELS, type EventGroup, guestCountOptions } from '@parley/domain/events';
+import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
+import type { SectionRow } from '../events/events.repository';
+import { toSectionSummary } from '../events/events.service';
+import { dateTimeLabel, perInstant } from '../events/slot-planner';
+import type {
+  BookingEventRow,
+  childrenWithTeachers,
+  eventTeachers,
+  GridSlotRow,
+  PartyBookingRow,
+} from './booking.repository';
+
+// Rows to the shapes of @parley/domain/booking. Every time is labelled in the school's zone here, so the
+// app never formats an instant in the browser's zone.
+
+export function bookingEventView(event: BookingEventRow, sections: SectionRow[], now: Date): BookingEvent {
+  const zone = event.timezone;
+  const opensAtLabel = event.opens_at ? dateTimeLabel(event.opens_at, zone) : null;
+  const window = bookingWindow(
+    {
+      status: event.status,
+      opensAt: event.opens_at,
+      closesAt: event.closes_at,
+      lastEndsAt: event.last_ends_at,
+    },
+    now,
+    opensAtLabel,
+  );
+  const summaries = sections.map((section) => toSectionSummary(section, zone));
+  return {
+    id: event.id,
+    name: event.name,
+    code: event.code,
+    eventTypeName: event.type_name,
+    eventTypeGroupInt: event.group_int as EventGroup,
+    status: event.status,
+    statusLabel: EVENT_STATUS_LABELS[event.status === 1 ? 1 : 0],
+    subscriberName: event.school_name,
+    bookingPageMessage: event.booking_page_message,
+    timeZone: zone,
+    opensAt: event.opens_at?.toISOString() ?? null,
+    closesAt: event.closes_at?.toISOString() ?? null,
+    opensAtLabel,
+    closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, zone) : null,
+    isOpen: window.isOpen,
+    closedReason: window.reason,
+    options: {
+      slotMinutes: event.slot_minutes,
+      breakMinutes: event.break_minutes,
+      travelMinutes: event.travel_minutes,
+      usersPerSlot: event.capacity,
+      guestAllowance: event.guest_allowance,
+      gownSizes: event.gown_sizes,
+      maxAppointmentsPerChild: event.max_appointments_per_child,
+    },
+    guestCountOptions: guestCountOptions(event.guest_allowance),
+    gownOptions: event.gown_sizes.map((size) => ({ id: size, name: size })),
+    sections: summaries,
+    sectionTimeLabels: summaries.map((section) => section.label),
+    bookingPath: bookingPath(event.group_int, event.code),
+  };
+}
+
+export function myBookingView(row: PartyBookingRow, timeZone: string): MyBooking {
+  const time = formatLocalTime(row.starts_at, timeZone);
+  const endTime = formatLocalTime(row.ends_at, timeZone);
+  return {
+    id: row.id,
+    slotId: row.slot_id,
+    sectionId: row.section_id,
+    startsAt: row.starts_at.toISOString(),
+    endsAt: row.ends_at.toISOString(),
+    timeLabel: `${formatLocalDate(row.starts_at, timeZone)}, ${time} – ${endTime}`,
+    time,
+    endTime,
+    teacherId: row.teacher_id,
+    teacherName: row.teacher_name,
+    videoUrl: row.video_url,
+    studentId: row.student_id,
+    studentName: row.student_name,
+    parentId: row.parent_id,
+    parentName: row.parent_name,
+    subjectId: row.subject_id,
+    subjectName: row.subject_name,
+    location: row.location,
+    guests: row.guests,
+    gownSize: row.gown_size,
+    status: row.status,
+    confirmed: row.confirmed_at !== null,
+  };
+}
+
+type TeacherRow = Awaited<ReturnType<typeof eventTeachers>>[number];
+
+/** Grid columns: one per section and teacher (one per section for events without teachers). */
+export function gridView(
+  slots: GridSlotRow[],
+  mine: PartyBookingRow[],
+  teachers: TeacherRow[],
+  timeZone: string,
+): BookableGroup[] {
+  const myBySlot = new Map(mine.filter((b) => b.slot_id !== null).map((b) => [b.slot_id, b.id]));
+  const subjectsOf = new Map(teachers.map((teacher) => [teacher.teacher_id, teacher.subjects]));
+  const time = perInstant((instant) => formatLocalTime(instant, timeZone));
+  const day = perInstant((instant) => formatLocalDate(instant, timeZone));
+  const groups = new Map<string, BookableGroup>();
+  for (const slot of slots) {
+    const key = `${slot.section_id}:${slot.teacher_id ?? 0}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        sectionId: slot.section_id,
+        dateLabel: day(slot.section_starts_at),
+        teacherId: slot.teacher_id,
+        teacherName: slot.teacher_name,
+        subjects: (slot.teacher_id && subjectsOf.get(slot.teacher_id)) || [],
+        location: slot.location,
+        slots: [],
+      };
+      groups.set(key, group);
+    }
+    group.slots.push({
+      id: slot.id,
+      startsAt: slot.starts_at.toISOString(),
+      endsAt: slot.ends_at.toISOString(),
+      time: time(slot.starts_at),
+      endTime: time(slot.ends_at),
+      free: Math.max(0, slot.capacity - slot.booked_count),
+      capacity: slot.capacity,
+      myBookingId: myBySlot.get(slot.id) ?? null,
+      location: slot.location,
+    });
+  }
+  return [...groups.values()];
+}
+
+type ChildRow = Awaited<ReturnType<typeof childrenWithTeachers>>[number];
+
+/** Children (or one student) with their directory teachers; inEvent marks those taking appointments. */
+export function childrenView(rows: ChildRow[], eventTeacherIds: Set<number>): BookingChild[] {
+  const children = new Map<number, BookingChild>();
+  for (const row of rows) {
+    let child = children.get(row.student_id);
+    if (!child) {
+      child = { id: row.student_id, name: row.student_name, teachers: [] };
+      children.set(row.student_id, child);
+    }
+    if (row.teacher_id !== null && row.teacher_name !== null) {
+      child.teachers.push({
+        teacherId: row.teacher_id,
+        teacherName: row.teacher_name,
+        subjectId: row.subject_id,
+        subjectName: row.subject_name,
+        inEvent: eventTeacherIds.has(row.teacher_id),
+      });
+    }
+  }
+  return [...children.values()];
+}
+
+export function teachersView(rows: TeacherRow[]) {
+  return rows.map((row) => ({
+    teacherId: row.teacher_id,
+    name: row.name,
+    subjects: row.subjects,
+    location: row.location,
+  }));
+}

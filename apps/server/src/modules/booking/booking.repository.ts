@@ -1,0 +1,506 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import { hashToken } from '../../lib/tokens';
+
+// Booking reads and writes. The writes follow decision 008's lock order: the event (FOR SHARE here, so
+// bookings run side by side but wait for a section edit), then the booking party's user row, then slots in
+// id order, then bookings.
+
+const fullName = (alias: string) =>
+  sql<string>`${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)}`;
+
+function eventQuery(db: Db) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('event_types as t', (join) =>
+      join.onRef('t.id', '=', 'e.event_type_id').onRef('t.school_id', '=', 'e.school_id'),
+    )
+    .innerJoin('schools as sc', 'sc.id', 'e.school_id')
+    .selectAll('e')
+    .select([
+      't.name as type_name',
+      't.group_int',
+      'sc.name as school_name',
+      'sc.timezone',
+      (eb) =>
+        eb
+          .selectFrom('sections as s')
+          .select(sql<Date | null>`max(s.ends_at)`.as('last'))
+          .whereRef('s.event_id', '=', 'e.id')
+          .as('last_ends_at'),
+    ]);
+}
+
+export type BookingEventRow = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
+
+export function findEventByCode(db: Db, code: string) {
+  return eventQuery(db).where('e.code', '=', code).executeTakeFirst();
+}
+
+export function findEventById(db: Db, schoolId: number, eventId: number) {
+  return eventQuery(db).where('e.school_id', '=', schoolId).where('e.id', '=', eventId).executeTakeFirst();
+}
+
+/** The event, share-locked: bookings of one event run together; a section edit waits for them (and they for it). */
+export function lockEventForBooking(db: Db, schoolId: number, eventId: number) {
+  return eventQuery(db)
+    .where('e.school_id', '=', schoolId)
+    .where('e.id', '=', eventId)
+    .forShare('e')
+    .executeTakeFirst();
+}
+
+/**
+ * The booking party's row, locked: one family's booking changes take turns, so what they already hold
+ * (siblings sharing a slot, the travel gap, a child's limit) is read consistently. Slot capacity and
+ * overlaps are enforced by the database whatever the order.
+ */
+export async function lockParty(db: Db, schoolId: number, userId: number): Promise<void> {
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('id', '=', userId)
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** The user behind a personal booking link, for its one event. */
+export function findEventLink(db: Db, token: string) {
+  return db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['u.id as userId', 'u.school_id as schoolId', 't.event_id as eventId'])
+    .where('t.token_hash', '=', hashToken(token))
+    .where('t.kind', '=', 'event')
+    .where('t.used_at', 'is', null)
+    .where('t.expires_at', '>', sql<Date>`now()`)
+    .where('u.status', '=', 1)
+    .executeTakeFirst();
+}
+
+export async function findUser(db: Db, schoolId: number, userId: number) {
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', fullName('u').as('name')])
+    .where('u.school_id', '=', schoolId)
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}
+
+export function findUserSettings(db: Db, schoolId: number, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'settings'])
+    .where('school_id', '=', schoolId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function rolesOf(db: Db, userId: number) {
+  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.role);
+}
+
+/** A parent's children with the teachers (and subjects) the directory links them to. */
+export async function childrenWithTeachers(db: Db, schoolId: number, parentId: number) {
+  return db
+    .selectFrom('parent_students as ps')
+    .innerJoin('users as c', 'c.id', 'ps.student_id')
+    .leftJoin('student_subjects as ss', 'ss.student_id', 'c.id')
+    .leftJoin('users as t', 't.id', 'ss.teacher_id')
+    .leftJoin('subjects as sub', 'sub.id', 'ss.subject_id')
+    .select([
+      'c.id as student_id',
+      fullName('c').as('student_name'),
+      'ss.teacher_id',
+      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+      'ss.subject_id',
+      'sub.name as subject_name',
+    ])
+    .where('ps.school_id', '=', schoolId)
+    .where('ps.parent_id', '=', parentId)
+    .where('c.status', '=', 1)
+    .orderBy('c.first_name')
+    .orderBy('c.id')
+    .orderBy('sub.name')
+    .execute();
+}
+
+export async function studentWithTeachers(db: Db, schoolId: number, studentId: number) {
+  return db
+    .selectFrom('users as c')
+    .leftJoin('student_subjects as ss', 'ss.student_id', 'c.id')
+    .leftJoin('users as t', 't.id', 'ss.teacher_id')
+    .leftJoin('subjects as sub', 'sub.id', 'ss.subject_id')
+    .select([
+      'c.id as student_id',
+      fullName('c').as('student_name'),
+      'ss.teacher_id',
+      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+      'ss.subject_id',
+      'sub.name as subject_name',
+    ])
+    .where('c.school_id', '=', schoolId)
+    .where('c.id', '=', studentId)
+    .orderBy('sub.name')
+    .execute();
+}
+
+export async function childIds(db: Db, schoolId: number, parentId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('parent_students')
+    .select('student_id')
+    .where('school_id', '=', schoolId)
+    .where('parent_id', '=', parentId)
+    .execute();
+  return new Set(rows.map((row) => row.student_id));
+}
+
+/** The event's teachers (those with slots), with their subjects and the location of their table. */
+export async function eventTeachers(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('section_teachers as st')
+    .innerJoin('sections as s', 's.id', 'st.section_id')
+    .innerJoin('users as t', 't.id', 'st.teacher_id')
+    .select([
+      't.id as teacher_id',
+      fullName('t').as('name'),
+      sql<string | null>`max(coalesce(st.location, s.location))`.as('location'),
+      sql<Array<{ id: number; name: string }>>`coalesce((
+        select json_agg(json_build_object('id', sub.id, 'name', sub.name) order by sub.name)
+        from teacher_subjects ts join subjects sub on sub.id = ts.subject_id
+        where ts.teacher_id = t.id), '[]'::json)`.as('subjects'),
+    ])
+    .where('s.school_id', '=', schoolId)
+    .where('s.event_id', '=', eventId)
+    .groupBy(['t.id', 't.first_name', 't.last_name'])
+    .orderBy('t.last_name')
+    .orderBy('t.first_name')
+    .execute();
+}
+
+export type GridSlotRow = Awaited<ReturnType<typeof gridSlots>>[number];
+
+/** Slots of an event (for some teachers, or all) with where they are. */
+export function gridSlots(db: Db, schoolId: number, eventId: number, teacherIds?: number[]) {
+  return db
+    .selectFrom('slots as sl')
+    .innerJoin('sections as s', 's.id', 'sl.section_id')
+    .leftJoin('section_teachers as st', (join) =>
+      join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+    )
+    .leftJoin('users as t', 't.id', 'sl.teacher_id')
+    .select([
+      'sl.id',
+      'sl.section_id',
+      'sl.teacher_id',
+      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+      'sl.starts_at',
+      'sl.ends_at',
+      'sl.capacity',
+      'sl.booked_count',
+      sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+      's.starts_at as section_starts_at',
+    ])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .$if(teacherIds !== undefined, (qb) =>
+      qb.where('sl.teacher_id', 'in', teacherIds && teacherIds.length > 0 ? teacherIds : [0]),
+    )
+    .orderBy('s.starts_at')
+    .orderBy('sl.section_id')
+    .orderBy('teacher_name')
+    .orderBy('sl.teacher_id')
+    .orderBy('sl.starts_at')
+    .execute();
+}
+
+export type SlotForBooking = Awaited<ReturnType<typeof slotsForBooking>>[number];
+
+export function slotsForBooking(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
+  return db
+    .selectFrom('slots')
+    .select(['id', 'section_id', 'teacher_id', 'starts_at', 'ends_at', 'capacity', 'booked_count'])
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
+    .orderBy('id')
+    .execute();
+}
+
+export type PartyBookingRow = Awaited<ReturnType<typeof partyBookings>>[number];
+
+/**
+ * A party's bookings in an event with everything a family sees: as parent (any of their children) or as a
+ * student (their own). Live only unless `withCancelled`.
+ */
+export function partyBookings(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { parentId: number | null; studentId: number | null },
+  options: { withCancelled?: boolean; bookingIds?: number[] } = {},
+) {
+  return (
+    db
+      .selectFrom('bookings as b')
+      .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+      .leftJoin('sections as s', 's.id', 'sl.section_id')
+      .leftJoin('section_teachers as st', (join) =>
+        join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+      )
+      .leftJoin('users as t', 't.id', 'b.teacher_id')
+      .leftJoin('users as p', 'p.id', 'b.parent_id')
+      .leftJoin('users as c', 'c.id', 'b.student_id')
+      .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
+      .select([
+        'b.id',
+        'b.slot_id',
+        'sl.section_id',
+        'b.starts_at',
+        'b.ends_at',
+        'b.teacher_id',
+        sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+        't.email as teacher_email',
+        't.video_conference_url as video_url',
+        't.settings as teacher_settings',
+        'b.parent_id',
+        sql<string | null>`case when p.id is null then null else ${fullName('p')} end`.as('parent_name'),
+        'p.email as parent_email',
+        'b.student_id',
+        sql<string | null>`case when c.id is null then null else ${fullName('c')} end`.as('student_name'),
+        'c.email as student_email',
+        'b.subject_id',
+        'sub.name as subject_name',
+        'b.guests',
+        'b.gown_size',
+        'b.status',
+        'b.confirmed_at',
+        'b.idempotency_key',
+        sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+      ])
+      .where('b.school_id', '=', schoolId)
+      .where('b.event_id', '=', eventId)
+      // A student sees every booking for them, their parents' included.
+      .where((eb) =>
+        party.parentId !== null
+          ? eb('b.parent_id', '=', party.parentId)
+          : eb('b.student_id', '=', party.studentId ?? 0),
+      )
+      .$if(!options.withCancelled, (qb) => qb.where('b.status', '=', 'booked'))
+      .$if(options.bookingIds !== undefined, (qb) => qb.where('b.id', 'in', options.bookingIds ?? [0]))
+      .orderBy('b.starts_at')
+      .orderBy('b.id')
+      .execute()
+  );
+}
+
+/** Bookings with full detail by id (an admin's action on any family's booking). */
+export function bookingsById(db: Db, schoolId: number, eventId: number, bookingIds: number[]) {
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'parent_id', 'student_id', 'subject_id', 'slot_id', 'status'])
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('id', 'in', bookingIds.length > 0 ? bookingIds : [0])
+    .execute();
+}
+
+/** What a replayed request (same idempotency key) created. */
+export function bookingsByKey(db: Db, schoolId: number, bookedBy: number, key: string) {
+  return db
+    .selectFrom('bookings')
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('booked_by', '=', bookedBy)
+    .where('idempotency_key', '=', key)
+    .execute();
+}
+
+/** Locks the slots in id order (two families booking the same pair of slots never deadlock). */
+export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void> {
+  if (slotIds.length < 2) return; // one slot: its conditional UPDATE is the lock
+  await db.selectFrom('slots').select('id').where('id', 'in', slotIds).orderBy('id').forUpdate().execute();
+}
+
+/**
+ * Takes one place in each slot, only where one is free: the conditional UPDATE is the capacity rule
+ * (and the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
+ */
+export async function takePlaces(db: Db, slotIds: number[]): Promise<Set<number>> {
+  if (slotIds.length === 0) return new Set();
+  const rows = await db
+    .updateTable('slots')
+    .set({ booked_count: sql`booked_count + 1` })
+    .where('id', 'in', slotIds)
+    .whereRef('booked_count', '<', 'capacity')
+    .returning('id')
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function releasePlaces(db: Db, slotIds: number[]): Promise<void> {
+  if (slotIds.length === 0) return;
+  await db
+    .updateTable('slots')
+    .set({ booked_count: sql`greatest(booked_count - 1, 0)` })
+    .where('id', 'in', slotIds)
+    .execute();
+}
+
+export type NewBooking = {
+  school_id: number;
+  event_id: number;
+  slot_id: number;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  parent_id: number | null;
+  student_id: number | null;
+  subject_id: number | null;
+  guests: number;
+  gown_size: string | null;
+  booked_by: number;
+  idempotency_key: string | null;
+};
+
+export async function insertBookings(db: Db, rows: NewBooking[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db.insertInto('bookings').values(rows).returning('id').execute();
+  return inserted.map((row) => row.id);
+}
+
+export async function cancelBookingRows(db: Db, schoolId: number, bookingIds: number[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .updateTable('bookings')
+    .set({ status: 'cancelled', cancelled_at: sql`now()`, updated_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', bookingIds)
+    .where('status', '=', 'booked')
+    .returning(['id', 'slot_id'])
+    .execute();
+}
+
+export async function setGownSize(db: Db, schoolId: number, bookingId: number, gownSize: string) {
+  return db
+    .updateTable('bookings')
+    .set({ gown_size: gownSize, updated_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', bookingId)
+    .where('status', '=', 'booked')
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export async function markConfirmed(db: Db, schoolId: number, bookingId: number): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ confirmed_at: sql`now()`, updated_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', bookingId)
+    .execute();
+}
+
+/** A teacher's evening: every slot, and who booked it. */
+export function teacherSlots(db: Db, schoolId: number, eventId: number, teacherId: number) {
+  return db
+    .selectFrom('slots as sl')
+    .innerJoin('sections as s', 's.id', 'sl.section_id')
+    .leftJoin('section_teachers as st', (join) =>
+      join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+    )
+    .select([
+      'sl.id',
+      'sl.section_id',
+      'sl.starts_at',
+      'sl.ends_at',
+      sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+      sql<
+        Array<{
+          bookingId: number;
+          parentName: string | null;
+          parentEmail: string | null;
+          studentName: string | null;
+          subjectName: string | null;
+        }>
+      >`coalesce((
+        select json_agg(json_build_object(
+          'bookingId', b.id,
+          'parentName', p.first_name || ' ' || p.last_name,
+          'parentEmail', p.email,
+          'studentName', c.first_name || ' ' || c.last_name,
+          'subjectName', sub.name) order by b.id)
+        from bookings b
+        left join users p on p.id = b.parent_id
+        left join users c on c.id = b.student_id
+        left join subjects sub on sub.id = b.subject_id
+        where b.slot_id = sl.id and b.status = 'booked'), '[]'::json)`.as('bookings'),
+    ])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .where('sl.teacher_id', '=', teacherId)
+    .orderBy('sl.starts_at')
+    .execute();
+}
+
+/** Enabled events whose last section has not ended, with each viewer role's figures (home "My Events"). */
+export function openEventsFor(
+  db: Db,
+  schoolId: number,
+  userId: number,
+  role: 'teacher' | 'parent' | 'student',
+  now: Date,
+) {
+  const mine =
+    role === 'teacher'
+      ? sql<number>`(select count(*) from bookings b where b.event_id = e.id and b.teacher_id = ${userId} and b.status = 'booked')`
+      : role === 'parent'
+        ? sql<number>`(select count(*) from bookings b where b.event_id = e.id and b.parent_id = ${userId} and b.status = 'booked')`
+        : sql<number>`(select count(*) from bookings b where b.event_id = e.id and b.student_id = ${userId} and b.status = 'booked')`;
+  const involved =
+    role === 'teacher'
+      ? sql<boolean>`exists (select 1 from section_teachers st join sections s2 on s2.id = st.section_id
+          where s2.event_id = e.id and st.teacher_id = ${userId})`
+      : sql<boolean>`(exists (select 1 from event_recipients r where r.event_id = e.id and r.user_id = ${userId})
+          or ${mine} > 0)`;
+  return db
+    .selectFrom('events as e')
+    .innerJoin('event_types as t', (join) =>
+      join.onRef('t.id', '=', 'e.event_type_id').onRef('t.school_id', '=', 'e.school_id'),
+    )
+    .innerJoin('schools as sc', 'sc.id', 'e.school_id')
+    .select([
+      'e.id',
+      'e.name',
+      'e.code',
+      'e.status',
+      'e.opens_at',
+      'e.closes_at',
+      't.group_int',
+      'sc.name as school_name',
+      'sc.timezone',
+      sql<Date | null>`(select min(s.starts_at) from sections s where s.event_id = e.id)`.as(
+        'first_starts_at',
+      ),
+      sql<Date | null>`(select max(s.ends_at) from sections s where s.event_id = e.id)`.as('last_ends_at'),
+      sql<
+        string | null
+      >`(select s.location from sections s where s.event_id = e.id order by s.starts_at limit 1)`.as(
+        'location',
+      ),
+      mine.as('my_bookings'),
+      sql<boolean>`exists (select 1 from event_scanners es where es.event_id = e.id and es.user_id = ${userId})`.as(
+        'i_can_scan',
+      ),
+    ])
+    .where('e.school_id', '=', schoolId)
+    .where(involved)
+    .where(
+      sql<boolean>`coalesce((select max(s.ends_at) from sections s where s.event_id = e.id), ${now}) >= ${now}`,
+    )
+    .orderBy('first_starts_at')
+    .orderBy('e.id')
+    .execute();
+}

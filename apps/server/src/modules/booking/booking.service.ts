@@ -1,0 +1,676 @@
+import { type ArrangeNeed, arrangeSchedule } from '@parley/domain/arrange';
+import {
+  type ArrangeRequest,
+  BOOKING_TEXT,
+  type BookingPage,
+  type BookingResult,
+  type SubjectTeacherItem,
+  type UpdateSlotByAdminRequest,
+  type UpdateSlotForBookingRequest,
+} from '@parley/domain/booking';
+import { EVENT_GROUPS, EVENT_TEXT } from '@parley/domain/events';
+import { SERVER_TEXT } from '@parley/domain/messages';
+import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
+import * as events from '../events/events.repository';
+import { type Booker, bookerFor, bookingRole } from './booker';
+import * as repo from './booking.repository';
+import { mailBookingChange } from './booking-mails';
+import { bookingEventView, childrenView, gridView, myBookingView, teachersView } from './booking-views';
+
+// The booking flow (issue 5). A booking request runs in one transaction, in decision 008's lock order:
+// event FOR SHARE → the party's user row → slots in id order (the conditional UPDATE that takes a place) →
+// bookings. Capacity, "one slot per parent per teacher" and "no overlapping appointments" are enforced by
+// PostgreSQL (the conditional UPDATE, the CHECK behind it, exclusion constraints); a request that loses
+// gets 409 with the message and the fresh grid.
+
+/** Who a booking belongs to: a parent (for their children) or a student (for themselves). */
+type Party = {
+  role: 'parent' | 'student';
+  userId: number;
+  parentId: number | null;
+  studentId: number | null;
+};
+
+function partyOf(booker: Booker): Party {
+  const role = bookingRole(booker);
+  if (!role) throw forbidden(SERVER_TEXT.forbidden);
+  return role === 'parent'
+    ? { role, userId: booker.userId, parentId: booker.userId, studentId: null }
+    : { role, userId: booker.userId, parentId: null, studentId: booker.userId };
+}
+
+async function eventFor(ctx: AppContext, booker: Booker, eventId: number, db: Db = ctx.db) {
+  const event = await repo.findEventById(db, booker.schoolId, eventId);
+  if (!event || !bookerFor(booker, event)) throw notFound(EVENT_TEXT.notFound);
+  return event;
+}
+
+// ── reading ──────────────────────────────────────────────────────────────────────────────────────────
+
+async function partyGrid(
+  db: Db,
+  event: repo.BookingEventRow,
+  party: Party | null,
+  teacherIds: number[] | undefined,
+) {
+  const [teachers, mine] = await Promise.all([
+    event.group_int === EVENT_GROUPS.parentTeacher
+      ? repo.eventTeachers(db, event.school_id, event.id)
+      : Promise.resolve([]),
+    party ? repo.partyBookings(db, event.school_id, event.id, party) : Promise.resolve([]),
+  ]);
+  // A parent-teacher grid shows the teachers asked for and those already booked.
+  const wanted =
+    teacherIds === undefined
+      ? undefined
+      : [...new Set([...teacherIds, ...mine.flatMap((b) => (b.teacher_id ? [b.teacher_id] : []))])];
+  const slots = await repo.gridSlots(db, event.school_id, event.id, wanted);
+  return {
+    teachers,
+    mine,
+    grid: gridView(slots, mine, teachers, event.timezone),
+    bookings: mine.map((row) => myBookingView(row, event.timezone)),
+  };
+}
+
+/** GET events/book-event?code and events/booking-view?eventId: everything the booking page needs. */
+export async function bookingPage(
+  ctx: AppContext,
+  viewer: Booker | null,
+  event: repo.BookingEventRow | undefined,
+): Promise<BookingPage> {
+  if (!event) throw notFound(BOOKING_TEXT.badCode);
+  if (event.status !== 1) throw conflict(EVENT_TEXT.disabledNotice);
+  const booker = bookerFor(viewer, event);
+  const role = booker ? bookingRole(booker) : null;
+  const party = booker && role ? partyOf(booker) : null;
+  const db = ctx.db;
+  const [sections, user, childRows] = await Promise.all([
+    events.listSections(db, event.school_id, event.id),
+    party ? repo.findUser(db, event.school_id, party.userId) : Promise.resolve(undefined),
+    party?.role === 'parent'
+      ? repo.childrenWithTeachers(db, event.school_id, party.userId)
+      : Promise.resolve([]),
+  ]);
+  const isPt = event.group_int === EVENT_GROUPS.parentTeacher;
+  const eventTeacherRows = isPt ? await repo.eventTeachers(db, event.school_id, event.id) : [];
+  const inEvent = new Set(eventTeacherRows.map((teacher) => teacher.teacher_id));
+  const children = childrenView(childRows, inEvent);
+  const preselected = children.flatMap((child) =>
+    child.teachers.filter((teacher) => teacher.inEvent).map((teacher) => teacher.teacherId),
+  );
+  const { grid, bookings } = await partyGrid(db, event, party, isPt ? preselected : undefined);
+  return {
+    event: bookingEventView(event, sections, new Date()),
+    studentId: party?.role === 'student' ? party.userId : null,
+    viewer:
+      booker && user && role
+        ? { userId: user.id, name: user.name, email: user.email, bookAs: role, viaLink: booker.viaLink }
+        : null,
+    children,
+    teachers: teachersView(eventTeacherRows),
+    grid,
+    bookings,
+  };
+}
+
+export async function bookingPageByCode(ctx: AppContext, viewer: Booker | null, code: string) {
+  return bookingPage(ctx, viewer, await repo.findEventByCode(ctx.db, code));
+}
+
+export async function bookingPageById(ctx: AppContext, booker: Booker, eventId: number) {
+  return bookingPage(ctx, booker, await eventFor(ctx, booker, eventId));
+}
+
+/** GET events/user-slots-for-pt: the live grid for the chosen teachers (or all) and my bookings. */
+export async function userSlots(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  items: SubjectTeacherItem[] | undefined,
+) {
+  const event = await eventFor(ctx, booker, eventId);
+  const party = partyOf(booker);
+  const teacherIds =
+    event.group_int === EVENT_GROUPS.parentTeacher && items ? items.map((item) => item.teacherId) : undefined;
+  const { grid, bookings } = await partyGrid(ctx.db, event, party, teacherIds);
+  return { grid, bookings };
+}
+
+/** POST events/booking-data-for-student: one child's teachers (pre-fill) and the bookings for them. */
+export async function bookingDataForStudent(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  studentId: number,
+) {
+  const event = await eventFor(ctx, booker, eventId);
+  const party = partyOf(booker);
+  await checkStudents(ctx.db, event.school_id, party, [studentId]);
+  const [rows, teachers, mine] = await Promise.all([
+    repo.studentWithTeachers(ctx.db, event.school_id, studentId),
+    repo.eventTeachers(ctx.db, event.school_id, event.id),
+    repo.partyBookings(ctx.db, event.school_id, event.id, party),
+  ]);
+  const [student] = childrenView(rows, new Set(teachers.map((teacher) => teacher.teacher_id)));
+  if (!student) throw notFound(BOOKING_TEXT.notYourChild);
+  return {
+    student,
+    bookings: mine
+      .filter((row) => row.student_id === studentId)
+      .map((row) => myBookingView(row, event.timezone)),
+  };
+}
+
+/** POST events/data-for-subject-teacher-selector: the event's teachers with their subjects. */
+export async function subjectTeacherSelector(ctx: AppContext, booker: Booker, eventId: number) {
+  const event = await eventFor(ctx, booker, eventId);
+  return { teachers: teachersView(await repo.eventTeachers(ctx.db, event.school_id, event.id)) };
+}
+
+// ── arrange for me ───────────────────────────────────────────────────────────────────────────────────
+
+/** POST events/arrange-slots: the most compact schedule of free slots for the chosen teachers. */
+export async function arrange(ctx: AppContext, booker: Booker, eventId: number, body: ArrangeRequest) {
+  const event = await eventFor(ctx, booker, eventId);
+  const party = partyOf(booker);
+  const items = body.items.map((item) => ({ ...item, subjectId: item.subjectId ?? null }));
+  await checkStudents(
+    ctx.db,
+    event.school_id,
+    party,
+    items.map((item) => item.studentId),
+  );
+  const [slots, mine, sections] = await Promise.all([
+    repo.gridSlots(
+      ctx.db,
+      event.school_id,
+      event.id,
+      items.map((item) => item.teacherId),
+    ),
+    repo.partyBookings(ctx.db, event.school_id, event.id, party),
+    events.listSections(ctx.db, event.school_id, event.id),
+  ]);
+  const zone = event.timezone;
+  const tried = body.sectionId ? sections.filter((section) => section.id === body.sectionId) : sections;
+  for (const section of tried) {
+    const earliest = body.earliest ? localToInstant(section.date, body.earliest, zone) : null;
+    const latest = body.latest ? localToInstant(section.date, body.latest, zone) : null;
+    const needs: ArrangeNeed[] = items.map((item, index) => ({
+      key: String(index),
+      candidates: slots
+        .filter(
+          (slot) =>
+            slot.section_id === section.id &&
+            slot.teacher_id === item.teacherId &&
+            slot.booked_count < slot.capacity,
+        )
+        .map((slot) => ({ slotId: slot.id, startsAt: slot.starts_at, endsAt: slot.ends_at })),
+    }));
+    const picks = arrangeSchedule({
+      needs,
+      busy: mine.map((booking) => ({ startsAt: booking.starts_at, endsAt: booking.ends_at })),
+      travelMinutes: event.travel_minutes,
+      earliest,
+      latest,
+    });
+    if (!picks) continue;
+    const names = new Map(slots.map((slot) => [slot.id, slot.teacher_name ?? '']));
+    return {
+      message: BOOKING_TEXT.arranged,
+      items: picks
+        .map((pick) => {
+          const item = items[Number(pick.key)];
+          if (!item) throw new Error('arrange returned an unknown key');
+          return {
+            slotId: pick.slotId,
+            studentId: item.studentId,
+            teacherId: item.teacherId,
+            subjectId: item.subjectId,
+            teacherName: names.get(pick.slotId) ?? '',
+            startsAt: pick.startsAt.toISOString(),
+            time: formatLocalTime(pick.startsAt, zone),
+            endTime: formatLocalTime(pick.endsAt, zone),
+          };
+        })
+        .sort((a, b) => a.startsAt.localeCompare(b.startsAt)),
+    };
+  }
+  throw conflict(BOOKING_TEXT.noArrangement);
+}
+
+// ── writing ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** Every student must be the parent's child (or, for a student, themselves). */
+async function checkStudents(db: Db, schoolId: number, party: Party, studentIds: Array<number | null>) {
+  if (party.role === 'student') {
+    if (studentIds.some((id) => id !== null && id !== party.userId))
+      throw forbidden(BOOKING_TEXT.notYourChild);
+    return;
+  }
+  const mine = await repo.childIds(db, schoolId, party.userId);
+  if (mine.size === 0 && studentIds.some((id) => id !== null)) throw unprocessable(BOOKING_TEXT.noChildren);
+  studentIds.forEach((id, index) => {
+    if (id === null || !mine.has(id))
+      throw unprocessable(BOOKING_TEXT.notYourChild, {
+        [`items.${index}.studentId`]: [BOOKING_TEXT.notYourChild],
+      });
+  });
+}
+
+/** A rule the database reported (23P01 exclusion, 23514 check) as the family's 409. */
+function constraintConflict(error: unknown): HttpError | null {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  if (code === '23P01') {
+    if (constraint === 'bookings_parent_teacher_once') return conflict(BOOKING_TEXT.sameTeacher);
+    return conflict(BOOKING_TEXT.overlap);
+  }
+  if (code === '23514' && constraint === 'slots_booked_count') return conflict(BOOKING_TEXT.slotTaken);
+  return null;
+}
+
+const isReplay = (error: unknown) =>
+  (error as { code?: string; constraint?: string })?.code === '23505' &&
+  (error as { constraint?: string }).constraint === 'bookings_idempotency_key';
+
+type ChangeItem = {
+  slotId: number;
+  studentId: number | null;
+  subjectId: number | null;
+  guests: number;
+  gownSize: string | null;
+};
+
+type Change = {
+  items: ChangeItem[];
+  cancelBookingIds: number[];
+  idempotencyKey: string | null;
+  /** Admins may book outside the booking window and for any family. */
+  byAdmin: boolean;
+};
+
+/** Pure checks of the family's schedule after the change: travel gap and each child's limit. */
+function checkSchedule(
+  event: repo.BookingEventRow,
+  kept: Array<{ slot_id: number | null; starts_at: Date; ends_at: Date; student_id: number | null }>,
+  added: Array<{ slotId: number; startsAt: Date; endsAt: Date; studentId: number | null }>,
+) {
+  const all = [
+    ...kept.map((b) => ({
+      slot: b.slot_id,
+      start: b.starts_at.getTime(),
+      end: b.ends_at.getTime(),
+      student: b.student_id,
+    })),
+    ...added.map((b) => ({
+      slot: b.slotId,
+      start: b.startsAt.getTime(),
+      end: b.endsAt.getTime(),
+      student: b.studentId,
+    })),
+  ].sort((a, b) => a.start - b.start);
+  const gap = event.travel_minutes * 60_000;
+  if (gap > 0) {
+    for (let i = 1; i < all.length; i++) {
+      const before = all[i - 1];
+      const after = all[i];
+      if (before && after && before.slot !== after.slot && after.start < before.end + gap)
+        throw conflict(BOOKING_TEXT.travelGap(event.travel_minutes));
+    }
+  }
+  const limit = event.max_appointments_per_child;
+  if (limit && event.group_int === EVENT_GROUPS.parentTeacher) {
+    const perChild = new Map<number, number>();
+    for (const booking of all) {
+      if (booking.student === null) continue;
+      const count = (perChild.get(booking.student) ?? 0) + 1;
+      if (count > limit) throw conflict(BOOKING_TEXT.childLimit(limit));
+      perChild.set(booking.student, count);
+    }
+  }
+}
+
+/** Books and cancels for one party in one transaction; the outcome's mails go through the outbox. */
+async function applyChange(
+  ctx: AppContext,
+  trx: Db,
+  event: repo.BookingEventRow,
+  party: Party,
+  actorId: number,
+  change: Change,
+): Promise<BookingResult & { replayed: boolean }> {
+  const schoolId = event.school_id;
+  if (change.idempotencyKey) {
+    const done = await repo.bookingsByKey(trx, schoolId, actorId, change.idempotencyKey);
+    if (done.length > 0) {
+      const mine = await repo.partyBookings(trx, schoolId, event.id, party);
+      return {
+        message: BOOKING_TEXT.replayed,
+        bookings: mine.map((row) => myBookingView(row, event.timezone)),
+        created: done.map((row) => row.id),
+        replayed: true,
+      };
+    }
+  }
+  const before = await repo.partyBookings(trx, schoolId, event.id, party);
+  const byId = new Map(before.map((booking) => [booking.id, booking]));
+  const cancelling = change.cancelBookingIds.map((id) => {
+    const booking = byId.get(id);
+    if (!booking) throw notFound(BOOKING_TEXT.bookingNotFound);
+    return booking;
+  });
+  const kept = before.filter((booking) => !change.cancelBookingIds.includes(booking.id));
+
+  const slots = await repo.slotsForBooking(
+    trx,
+    schoolId,
+    event.id,
+    change.items.map((item) => item.slotId),
+  );
+  const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+  const group = event.group_int;
+  const rows: repo.NewBooking[] = change.items.map((item, index) => {
+    const slot = slotById.get(item.slotId);
+    if (!slot)
+      throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
+        [`items.${index}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
+      });
+    if (item.guests > event.guest_allowance)
+      throw unprocessable(BOOKING_TEXT.guestsOver(event.guest_allowance), {
+        [`items.${index}.guests`]: [BOOKING_TEXT.guestsOver(event.guest_allowance)],
+      });
+    if (item.gownSize && !event.gown_sizes.includes(item.gownSize))
+      throw unprocessable(BOOKING_TEXT.gownUnknown, {
+        [`items.${index}.gownSize`]: [BOOKING_TEXT.gownUnknown],
+      });
+    return {
+      school_id: schoolId,
+      event_id: event.id,
+      slot_id: slot.id,
+      teacher_id: slot.teacher_id,
+      starts_at: slot.starts_at,
+      ends_at: slot.ends_at,
+      parent_id: party.parentId,
+      student_id: party.role === 'student' ? party.userId : item.studentId,
+      subject_id: group === EVENT_GROUPS.parentTeacher ? item.subjectId : null,
+      guests: item.guests,
+      gown_size: item.gownSize,
+      booked_by: actorId,
+      idempotency_key: change.idempotencyKey,
+    };
+  });
+  if (
+    party.role === 'parent' &&
+    group === EVENT_GROUPS.parentTeacher &&
+    rows.some((row) => row.student_id === null)
+  )
+    throw unprocessable(BOOKING_TEXT.notYourChild, { 'items.0.studentId': [BOOKING_TEXT.notYourChild] });
+  checkSchedule(
+    event,
+    kept,
+    rows.map((row) => ({
+      slotId: row.slot_id,
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      studentId: row.student_id,
+    })),
+  );
+
+  // Cancel first (a change frees its old place), then take a place in each slot the party does not
+  // already hold (siblings seen together share one place).
+  const cancelled = await repo.cancelBookingRows(
+    trx,
+    schoolId,
+    cancelling.map((booking) => booking.id),
+  );
+  const stillHeld = new Set(kept.map((booking) => booking.slot_id));
+  const released = [
+    ...new Set(cancelled.flatMap((row) => (row.slot_id && !stillHeld.has(row.slot_id) ? [row.slot_id] : []))),
+  ];
+  const newSlots = [...new Set(rows.map((row) => row.slot_id))]
+    .filter((id) => !stillHeld.has(id))
+    .sort((a, b) => a - b);
+  const reused = released.filter((id) => newSlots.includes(id));
+  await repo.releasePlaces(
+    trx,
+    released.filter((id) => !reused.includes(id)),
+  );
+  const toTake = newSlots.filter((id) => !reused.includes(id));
+  await repo.lockSlotsInOrder(trx, toTake);
+  const taken = await repo.takePlaces(trx, toTake);
+  if (taken.size < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
+  const created = await repo.insertBookings(trx, rows);
+
+  const after = await repo.partyBookings(trx, schoolId, event.id, party);
+  const createdRows = after.filter((row) => created.includes(row.id));
+  await mailBookingChange(ctx, trx, event, party, {
+    created: createdRows,
+    cancelled: cancelling,
+    all: after,
+  });
+  const message =
+    created.length > 0 && cancelling.length > 0
+      ? BOOKING_TEXT.changed
+      : created.length > 0
+        ? BOOKING_TEXT.booked
+        : BOOKING_TEXT.cancelled;
+  return {
+    message,
+    bookings: after.map((row) => myBookingView(row, event.timezone)),
+    created,
+    replayed: false,
+  };
+}
+
+/** Runs a change; a lost race or a broken rule comes back as 409 with the fresh grid. */
+async function runChange(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  party: Party,
+  change: Change,
+): Promise<BookingResult> {
+  try {
+    const result = await ctx.db.transaction().execute(async (trx) => {
+      const event = await repo.lockEventForBooking(trx, booker.schoolId, eventId);
+      if (!event || (!change.byAdmin && !bookerFor(booker, event))) throw notFound(EVENT_TEXT.notFound);
+      if (!change.byAdmin) {
+        const view = bookingEventView(event, [], new Date());
+        if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
+        await checkStudents(
+          trx,
+          event.school_id,
+          party,
+          change.items.map((item) => item.studentId),
+        );
+      }
+      await repo.lockParty(trx, event.school_id, party.userId);
+      return applyChange(ctx, trx, event, party, booker.userId, change);
+    });
+    return { message: result.message, bookings: result.bookings, created: result.created };
+  } catch (error) {
+    if (isReplay(error) && change.idempotencyKey) {
+      // The same request committed in parallel: answer with what it made.
+      return runChange(ctx, booker, eventId, party, change);
+    }
+    const rule = error instanceof HttpError ? error : constraintConflict(error);
+    if (!rule) throw error;
+    if (rule.statusCode !== 409 || change.byAdmin) throw rule;
+    const event = await repo.findEventById(ctx.db, booker.schoolId, eventId);
+    if (!event) throw rule;
+    const teacherIds =
+      event.group_int === EVENT_GROUPS.parentTeacher
+        ? await teachersOfSlots(
+            ctx.db,
+            event,
+            change.items.map((item) => item.slotId),
+          )
+        : undefined;
+    const fresh = await partyGrid(ctx.db, event, party, teacherIds);
+    throw new HttpError(409, rule.message, rule.errors, { grid: fresh.grid, bookings: fresh.bookings });
+  }
+}
+
+async function teachersOfSlots(db: Db, event: repo.BookingEventRow, slotIds: number[]) {
+  const slots = await repo.slotsForBooking(db, event.school_id, event.id, slotIds);
+  return [...new Set(slots.flatMap((slot) => (slot.teacher_id ? [slot.teacher_id] : [])))];
+}
+
+/** POST events/update-slot-for-booking?id: book, change (book + cancel) or cancel, for the booker's family. */
+export function updateSlotForBooking(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  body: UpdateSlotForBookingRequest,
+) {
+  const party = partyOf(booker);
+  return runChange(ctx, booker, eventId, party, {
+    items: (body.items ?? []).map((item) => ({
+      slotId: item.slotId,
+      studentId: item.studentId ?? null,
+      subjectId: item.subjectId ?? null,
+      guests: item.guests ?? 0,
+      gownSize: item.gownSize ?? null,
+    })),
+    cancelBookingIds: body.cancelBookingIds ?? [],
+    idempotencyKey: body.idempotencyKey,
+    byAdmin: false,
+  });
+}
+
+/** A live booking of the event, or 404. */
+async function liveBooking(db: Db, schoolId: number, eventId: number, bookingId: number) {
+  const [booking] = await repo.bookingsById(db, schoolId, eventId, [bookingId]);
+  if (booking?.status !== 'booked') throw notFound(BOOKING_TEXT.bookingNotFound);
+  return booking;
+}
+
+/** The party a booking belongs to, for an admin acting on it. */
+function partyOfBooking(booking: { parent_id: number | null; student_id: number | null }): Party {
+  if (booking.parent_id !== null)
+    return { role: 'parent', userId: booking.parent_id, parentId: booking.parent_id, studentId: null };
+  if (booking.student_id !== null)
+    return { role: 'student', userId: booking.student_id, parentId: null, studentId: booking.student_id };
+  throw notFound(BOOKING_TEXT.bookingNotFound);
+}
+
+/**
+ * POST events/remove-booking?eventId: a family cancels their own booking while booking is open; an admin
+ * removes any booking of the school's event. The family is told either way.
+ */
+export async function removeBooking(ctx: AppContext, booker: Booker, eventId: number, bookingId: number) {
+  const isAdmin = booker.roles.includes('admin') && !booker.viaLink;
+  const booking = await liveBooking(ctx.db, booker.schoolId, eventId, bookingId);
+  const own = bookingRole(booker) !== null ? partyOf(booker) : null;
+  const ownsIt =
+    own !== null &&
+    ((own.role === 'parent' && booking.parent_id === own.userId) ||
+      (own.role === 'student' && booking.student_id === own.userId));
+  if (!ownsIt && !isAdmin) throw notFound(BOOKING_TEXT.bookingNotFound);
+  const party = ownsIt && own ? own : partyOfBooking(booking);
+  return runChange(ctx, booker, eventId, party, {
+    items: [],
+    cancelBookingIds: [bookingId],
+    idempotencyKey: null,
+    byAdmin: !ownsIt,
+  });
+}
+
+/** POST events/update-slot-by-admin?id: book for a family or move one of their bookings. */
+export async function updateSlotByAdmin(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  body: UpdateSlotByAdminRequest,
+) {
+  let party: Party;
+  let studentId = body.studentId ?? null;
+  let subjectId = body.subjectId ?? null;
+  if (body.bookingId !== undefined) {
+    // A move keeps the child and subject unless the admin changes them.
+    const booking = await liveBooking(ctx.db, booker.schoolId, eventId, body.bookingId);
+    party = partyOfBooking(booking);
+    studentId ??= booking.student_id;
+    subjectId ??= booking.subject_id;
+  } else if (body.parentId) {
+    party = { role: 'parent', userId: body.parentId, parentId: body.parentId, studentId: null };
+  } else if (body.studentId) {
+    party = { role: 'student', userId: body.studentId, parentId: null, studentId: body.studentId };
+  } else {
+    throw unprocessable(SERVER_TEXT.invalidInput, { parentId: ['Choose a parent or a student.'] });
+  }
+  const roles = await repo.rolesOf(ctx.db, party.userId);
+  const user = await repo.findUser(ctx.db, booker.schoolId, party.userId);
+  if (!user || !roles.includes(party.role))
+    throw unprocessable(EVENT_TEXT.unknownRecipient, { parentId: [EVENT_TEXT.unknownRecipient] });
+  if (party.role === 'parent' && studentId) {
+    const children = await repo.childIds(ctx.db, booker.schoolId, party.userId);
+    if (!children.has(studentId))
+      throw unprocessable(BOOKING_TEXT.notYourChild, { studentId: [BOOKING_TEXT.notYourChild] });
+  }
+  return runChange(ctx, booker, eventId, party, {
+    items: [
+      {
+        slotId: body.slotId,
+        studentId,
+        subjectId,
+        guests: body.guests ?? 0,
+        gownSize: body.gownSize ?? null,
+      },
+    ],
+    cancelBookingIds: body.bookingId !== undefined ? [body.bookingId] : [],
+    idempotencyKey: null,
+    byAdmin: true,
+  });
+}
+
+/** POST events/confirm-booking?eventId: the school confirms a booking; the family gets the confirmation. */
+export async function confirmBooking(ctx: AppContext, schoolId: number, eventId: number, bookingId: number) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const event = await repo.findEventById(trx, schoolId, eventId);
+    if (!event) throw notFound(EVENT_TEXT.notFound);
+    const booking = await liveBooking(trx, schoolId, eventId, bookingId);
+    await repo.markConfirmed(trx, schoolId, bookingId);
+    const party = partyOfBooking(booking);
+    const all = await repo.partyBookings(trx, schoolId, eventId, party);
+    const created = all.filter((row) => row.id === bookingId);
+    await mailBookingChange(ctx, trx, event, party, { created, cancelled: [], all, confirmation: true });
+    return {
+      message: BOOKING_TEXT.confirmed,
+      bookings: all.map((row) => myBookingView(row, event.timezone)),
+      created: [],
+    };
+  });
+}
+
+/** POST events/update-gown-size: a graduation gown size on a live booking of the family. */
+export async function updateGownSize(
+  ctx: AppContext,
+  booker: Booker,
+  query: { eventId: number; studentId: number; gownSizeId: string; userSlotId: number },
+) {
+  const event = await eventFor(ctx, booker, query.eventId);
+  const party = partyOf(booker);
+  if (!event.gown_sizes.includes(query.gownSizeId))
+    throw unprocessable(BOOKING_TEXT.gownUnknown, { gownSizeId: [BOOKING_TEXT.gownUnknown] });
+  const mine = await repo.partyBookings(ctx.db, event.school_id, event.id, party);
+  const booking = mine.find((row) => row.id === query.userSlotId && row.student_id === query.studentId);
+  if (!booking) throw notFound(BOOKING_TEXT.bookingNotFound);
+  await repo.setGownSize(ctx.db, event.school_id, booking.id, query.gownSizeId);
+  const after = await repo.partyBookings(ctx.db, event.school_id, event.id, party);
+  return {
+    message: BOOKING_TEXT.gownSaved,
+    bookings: after.map((row) => myBookingView(row, event.timezone)),
+    created: [],
+  };
+}
+
+/** A booker is required for everything but the page itself. */
+export function requireBooker(booker: Booker | null): Booker {
+  // 401 without the logout action: a visitor without a session has nothing to log out of.
+  if (!booker) throw new HttpError(401, BOOKING_TEXT.loginToBook);
+  return booker;
+}

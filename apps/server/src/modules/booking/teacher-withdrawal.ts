@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import * as events from '../events/events.repository';
+import { cancelAndNotify, loadSchool } from '../events/sections.service';
+
+/**
+ * A teacher leaves (their teacher role is removed): their appointments still to come are cancelled and each
+ * family is told, and their future slots go, so no family is left booked with nobody. Past appointments
+ * stay as the school's records. Decision 008's lock order: each event, then its slots, then bookings.
+ */
+export async function withdrawTeacher(
+  ctx: AppContext,
+  trx: Db,
+  schoolId: number,
+  teacherId: number,
+): Promise<number> {
+  const eventIds = await trx
+    .selectFrom('slots')
+    .select('event_id')
+    .distinct()
+    .where('school_id', '=', schoolId)
+    .where('teacher_id', '=', teacherId)
+    .where('starts_at', '>', sql<Date>`now()`)
+    .orderBy('event_id')
+    .execute();
+  if (eventIds.length === 0) return 0;
+  const school = await loadSchool(trx, schoolId);
+  let cancelled = 0;
+  for (const { event_id: eventId } of eventIds) {
+    const event = await events.lockEvent(trx, schoolId, eventId);
+    if (!event) continue;
+    const slots = await trx
+      .selectFrom('slots')
+      .select('id')
+      .where('event_id', '=', eventId)
+      .where('teacher_id', '=', teacherId)
+      .where('starts_at', '>', sql<Date>`now()`)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const slotIds = slots.map((slot) => slot.id);
+    const bookings = await events.liveBookingsOnSlots(trx, schoolId, slotIds);
+    await cancelAndNotify(ctx, trx, school, event, bookings, false);
+    await events.deleteSlots(trx, schoolId, slotIds);
+    cancelled += bookings.length;
+  }
+  // Future sections no longer list them; sections already held keep them for the record.
+  await trx
+    .deleteFrom('section_teachers')
+    .where('school_id', '=', schoolId)
+    .where('teacher_id', '=', teacherId)
+    .where('section_id', 'in', (eb) =>
+      eb
+        .selectFrom('sections')
+        .select('id')
+        .where('school_id', '=', schoolId)
+        .where('starts_at', '>', sql<Date>`now()`),
+    )
+    .execute();
+  return cancelled;
+}
