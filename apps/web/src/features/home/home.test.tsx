@@ -22,6 +22,12 @@ const data: HomeData = {
   parentsCount: 30,
   studentsCount: 25,
   activeEvents: [{ id: 7, name: 'Spring evening', bookingCountForEvent: 3, timeToEvent: 'in 3 days' }],
+  teacherEventsCount: 0,
+  parentEventsCount: 0,
+  studentEventsCount: 0,
+  teacherOpenEventsSummary: [],
+  parentOpenEventsSummary: [],
+  studentOpenEventsSummary: [],
 };
 
 const renderHome = (loginCount: number) =>

@@ -13,6 +13,7 @@ import { setCurrentUser, setSubscriberName, useSession } from '../../../lib/sess
 import { BUTTONS, HOME_TEXT, SCREEN_TEXT } from '../../../lib/ui-text';
 import { fetchCurrentUser, refreshHomeData, siteIndexQuery } from '../api';
 import { AdminHome } from './admin-home';
+import { hasMyEvents, MyEvents } from './my-events';
 
 export function HomePage() {
   const { user, subscriberName } = useSession();
@@ -42,6 +43,20 @@ export function HomePage() {
       showSnackbar(serverMessage(error, HOME_TEXT.loadFailed), 'error');
     } finally {
       setRefreshing(false);
+    }
+  }, [showSnackbar]);
+
+  const [refreshingMine, setRefreshingMine] = useState(false);
+  /** "Hit the refresh button": the current user (its roles) and the home data, both forced. */
+  const refreshMyEvents = useCallback(async () => {
+    setRefreshingMine(true);
+    try {
+      const [fresh] = await Promise.all([fetchCurrentUser(), refreshHomeData()]);
+      setCurrentUser(fresh);
+    } catch (error) {
+      showSnackbar(serverMessage(error, HOME_TEXT.loadFailed), 'error');
+    } finally {
+      setRefreshingMine(false);
     }
   }, [showSnackbar]);
 
@@ -77,6 +92,14 @@ export function HomePage() {
           loginCount={user.loginCount}
           onRefresh={refreshHome}
           refreshing={refreshing}
+        />
+      ) : null}
+      {hasMyEvents(index.data, user.roles) ? (
+        <MyEvents
+          data={index.data}
+          roles={user.roles}
+          onRefresh={refreshMyEvents}
+          refreshing={refreshingMine}
         />
       ) : null}
     </Stack>

@@ -1,0 +1,191 @@
+import RefreshIcon from '@mui/icons-material/Refresh';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
+import type { HomeData } from '@parley/domain/home';
+import type { Role } from '@parley/domain/roles';
+import { type ReactNode, useId, useState } from 'react';
+import { useSnackbar } from '../../../components/snackbar';
+import { serverMessage } from '../../../lib/api-client';
+import {
+  downloadCalendarFile,
+  readCalendarEntries,
+  readLastViewAs,
+  rememberCalendarEntry,
+  writeLastViewAs,
+} from '../api';
+import {
+  calendarAdded,
+  defaultViewAs,
+  isViewAsRole,
+  openEventsFor,
+  roleMissing,
+  showsViewAsSelector,
+  type ViewAsRole,
+  viewAsOptions,
+} from '../my-events-logic';
+import { MY_EVENTS_UI } from '../my-events-text';
+import { AddToCalendarDialog } from './add-to-calendar-dialog';
+import { OpenEventCard } from './open-event-card';
+
+/** Spec §9: the selector menu is at most 310 high. */
+const SELECTOR_MENU_MAX_HEIGHT = 310;
+
+const EMPTY_TEXT: Record<ViewAsRole, string> = {
+  teacher: MY_EVENTS_TEXT.noTeacherEvents,
+  parent: MY_EVENTS_TEXT.noParentEvents,
+  student: MY_EVENTS_TEXT.noStudentEvents,
+};
+
+/** Whether the user gets a "My Events" section at all: some teacher, parent or student role applies. */
+export const hasMyEvents = (data: HomeData | undefined, roles: readonly Role[]): boolean =>
+  viewAsOptions(data?.viewAsSelectorItems, roles).length > 0;
+
+type Props = {
+  data: HomeData | undefined;
+  roles: readonly Role[];
+  onRefresh: () => Promise<unknown>;
+  refreshing: boolean;
+};
+
+/** Spec §2 Home "My Events": the "View as" selector and the chosen role's open events. */
+export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
+  const headingId = useId();
+  const showSnackbar = useSnackbar();
+  const options = viewAsOptions(data?.viewAsSelectorItems, roles);
+  const [chosen, setChosen] = useState<string | null>(readLastViewAs);
+  const role = defaultViewAs(options, chosen);
+  const [calendarEntries, setCalendarEntries] = useState(readCalendarEntries);
+  const [calendarItem, setCalendarItem] = useState<OpenEventSummaryItem | null>(null);
+  const [calendarOpen, setCalendarOpen] = useState(false);
+  const [adding, setAdding] = useState(false);
+
+  const choose = (value: string) => {
+    if (!isViewAsRole(value)) return;
+    setChosen(value);
+    writeLastViewAs(value);
+  };
+
+  const addToCalendar = async () => {
+    if (!calendarItem) return;
+    setAdding(true);
+    try {
+      await downloadCalendarFile(calendarItem.id);
+      setCalendarEntries(rememberCalendarEntry({ id: calendarItem.id, name: calendarItem.name }));
+      showSnackbar(MY_EVENTS_UI.calendarDownloaded, 'success');
+      setCalendarOpen(false);
+    } catch (error) {
+      showSnackbar(serverMessage(error, MY_EVENTS_UI.calendarFailed), 'error');
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  if (role === null) return null;
+  const roleLabel = options.find((option) => option.value === role)?.label ?? role;
+  const items = data ? openEventsFor(data, role) : undefined;
+
+  let body: ReactNode;
+  if (roleMissing(role, roles)) {
+    body = <Alert severity="warning">{MY_EVENTS_TEXT.roleMissing}</Alert>;
+  } else if (items === undefined) {
+    body = (
+      <Stack spacing={1} aria-busy="true" aria-label={MY_EVENTS_UI.loading}>
+        <Skeleton variant="rounded" height={120} />
+        <Skeleton variant="rounded" height={120} />
+      </Stack>
+    );
+  } else if (items.length === 0) {
+    body = <Typography color="text.secondary">{EMPTY_TEXT[role]}</Typography>;
+  } else {
+    body = (
+      <Box
+        component="ul"
+        aria-label={MY_EVENTS_UI.listLabel(roleLabel)}
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: {
+            xs: 'minmax(0, 1fr)',
+            lg: 'repeat(2, minmax(0, 1fr))',
+            xl: 'repeat(3, minmax(0, 1fr))',
+          },
+          gap: { xs: 1, md: 2 },
+          listStyle: 'none',
+          p: 0,
+          m: 0,
+        }}
+      >
+        {items.map((item) => (
+          <OpenEventCard
+            key={item.id}
+            role={role}
+            item={item}
+            inCalendar={calendarAdded(item, calendarEntries)}
+            onAddToCalendar={(picked) => {
+              setCalendarItem(picked);
+              setCalendarOpen(true);
+            }}
+          />
+        ))}
+      </Box>
+    );
+  }
+
+  return (
+    <Stack component="section" aria-labelledby={headingId} spacing={2} sx={{ pt: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+        <Typography id={headingId} component="h2" variant="h6" sx={{ fontWeight: 600, flex: '1 1 auto' }}>
+          {MY_EVENTS_TEXT.heading}
+        </Typography>
+        {showsViewAsSelector(options) ? (
+          <TextField
+            select
+            size="small"
+            label={MY_EVENTS_TEXT.viewAs}
+            value={role}
+            onChange={(event) => choose(event.target.value)}
+            sx={{ width: 160, flex: 'none' }}
+            slotProps={{
+              select: {
+                MenuProps: { slotProps: { paper: { sx: { maxHeight: SELECTOR_MENU_MAX_HEIGHT } } } },
+              },
+            }}
+          >
+            {options.map((option) => (
+              <MenuItem key={option.value} value={option.value}>
+                {option.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : null}
+        <Tooltip title={MY_EVENTS_UI.refreshTooltip}>
+          <span>
+            <IconButton
+              aria-label={MY_EVENTS_UI.refresh}
+              onClick={() => void onRefresh()}
+              disabled={refreshing}
+            >
+              {refreshing ? <CircularProgress size={20} /> : <RefreshIcon />}
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Box>
+      {body}
+      <AddToCalendarDialog
+        open={calendarOpen}
+        item={calendarItem}
+        pending={adding}
+        onCancel={() => setCalendarOpen(false)}
+        onConfirm={() => void addToCalendar()}
+      />
+    </Stack>
+  );
+}

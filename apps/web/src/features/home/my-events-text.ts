@@ -1,0 +1,21 @@
+// Texts of the home "My Events" section that the spec does not fix (the fixed ones are MY_EVENTS_TEXT in
+// @parley/domain/booking; the calendar messages are spec §8 "Calendar").
+
+export const MY_EVENTS_UI = {
+  refresh: 'Refresh My Events',
+  refreshTooltip: 'Refresh',
+  loading: 'Loading your events',
+  ticketsLater: 'Tickets are not available yet',
+  addedToCalendar: 'Added to Calendar',
+  listLabel: (roleLabel: string) => `${roleLabel} events`,
+  calendarTitle: 'Add to Calendar',
+  calendarConfirm: 'Add',
+  calendarCancel: 'Cancel',
+  calendarDate: 'Date',
+  calendarNoDate: 'Date to be announced',
+  /** In a browser: the .ics file was downloaded; opening it adds the event. */
+  calendarDownloaded: 'Calendar file downloaded. Open it to add the event to your calendar.',
+  /** Spec §8 Calendar. */
+  calendarFailed: 'Failed to add event to calendar',
+  calendarAdded: 'Event added to calendar successfully!',
+} as const;

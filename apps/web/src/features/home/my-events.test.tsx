@@ -1,0 +1,375 @@
+import type { CurrentUser } from '@parley/domain/auth';
+import type { OpenEventSummaryItem } from '@parley/domain/booking';
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { HomeData } from '@parley/domain/home';
+import type { Role } from '@parley/domain/roles';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { appRoutes } from '../../app/router';
+import { setNavigate } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
+import { reloadSession } from '../../lib/session';
+import {
+  adminUser,
+  type Handler,
+  json,
+  type RecordedRequest,
+  siteConfig,
+  stubFetch,
+} from '../../test-support/screen-fixtures';
+
+// Home "My Events" (spec §2 Home) through the real router, guard, providers and API client; only fetch
+// is faked.
+
+const LABELS: Record<Role, string> = {
+  admin: 'Admin',
+  teacher: 'Teacher',
+  parent: 'Parent',
+  student: 'Student',
+};
+
+function userWith(roles: Role[]): CurrentUser {
+  const primary = roles[0] ?? null;
+  return {
+    ...adminUser,
+    id: 21,
+    firstName: 'Tom',
+    lastName: 'Reed',
+    fullName: 'Tom Reed',
+    email: 'tom@hill.test',
+    role: primary,
+    roles,
+    clickRole: primary,
+    iAmAdmin: roles.includes('admin'),
+    isAdmin: roles.includes('admin'),
+    isTeacher: roles.includes('teacher'),
+    isParent: roles.includes('parent'),
+    isStudent: roles.includes('student'),
+    loginCount: 9,
+  };
+}
+
+function item(over: Partial<OpenEventSummaryItem> = {}): OpenEventSummaryItem {
+  return {
+    id: 5,
+    name: 'Spring evening',
+    subscriber: 'Hill School',
+    statusLabel: { text: 'Enabled', color: 'success' },
+    link: '/event/details-parent?eventId=5',
+    bookingLink: '/book/ptevent/ABC123',
+    enableTicket: false,
+    eventTypeGroupInt: 1,
+    iCanScan: false,
+    isActive: true,
+    isEnabled: true,
+    eventDate: '2026-03-12T16:00:00.000Z',
+    eventDetails: 'Thu 12 Mar 2026, 16:00 – 19:00',
+    location: 'Main hall',
+    calendarStatus: 'notAdded',
+    teacherBookingDetails: null,
+    parentBookingDetails: null,
+    studentBookingDetails: null,
+    bookingDetails: 'No bookings found.',
+    teacherBookingsCountForEvent: 0,
+    parentTimeToBooking: null,
+    studentTimeToBooking: null,
+    ...over,
+  };
+}
+
+function home(roles: Role[], lists: Partial<HomeData> = {}): HomeData {
+  return {
+    subscriberName: 'Hill School',
+    viewAsSelectorItems: roles
+      .filter((role) => role !== 'admin')
+      .map((role) => ({ value: role, label: LABELS[role] })),
+    eventsCount: 0,
+    teachersCount: 0,
+    parentsCount: 0,
+    studentsCount: 0,
+    activeEvents: [],
+    teacherEventsCount: 0,
+    parentEventsCount: 0,
+    studentEventsCount: 0,
+    teacherOpenEventsSummary: [],
+    parentOpenEventsSummary: [],
+    studentOpenEventsSummary: [],
+    ...lists,
+  };
+}
+
+let routes: Record<string, Handler>;
+let requests: RecordedRequest[];
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  setNavigate((to) => {
+    void router.navigate(to);
+  });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+function signIn(user: CurrentUser) {
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+  localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+  reloadSession();
+}
+
+function openHome(user: CurrentUser, data: HomeData) {
+  routes['/api/site/index'] = () => json(200, data);
+  signIn(user);
+  return renderAt('/home');
+}
+
+const myEvents = () => screen.getByRole('region', { name: 'My Events' });
+const viewAs = () => within(myEvents()).queryByRole('combobox', { name: 'View as' });
+
+async function chooseRole(label: string) {
+  const select = viewAs();
+  if (!select) throw new Error('no View as selector');
+  fireEvent.mouseDown(select);
+  fireEvent.click(await screen.findByRole('option', { name: label }));
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  queryClient.clear();
+  requests = [];
+  routes = { '/api/site/config': () => json(200, siteConfig) };
+  stubFetch(
+    (path) => routes[path],
+    () => requests,
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  reloadSession();
+});
+
+describe('My Events: View as (spec §2 Home)', () => {
+  it('shows no selector for one role, and no My Events for an admin only', async () => {
+    openHome(userWith(['parent']), home(['parent']));
+    expect(await screen.findByText('There are no open parent events')).toBeTruthy();
+    expect(viewAs()).toBeNull();
+    cleanup();
+    queryClient.clear();
+    localStorage.clear();
+    openHome(userWith(['admin']), home(['admin']));
+    expect(await screen.findByRole('list', { name: 'Counts' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'My Events' })).toBeNull();
+  });
+
+  it('offers the roles (never Admin), defaults to the first and remembers the choice', async () => {
+    const roles: Role[] = ['admin', 'teacher', 'parent', 'student'];
+    openHome(userWith(roles), home(roles));
+    expect(await screen.findByText('There are no open teacher events')).toBeTruthy();
+    // Admins still see their tiles above.
+    expect(screen.getByRole('list', { name: 'Counts' })).toBeTruthy();
+    expect(viewAs()?.textContent).toBe('Teacher');
+    fireEvent.mouseDown(viewAs() as HTMLElement);
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Teacher', 'Parent', 'Student']);
+    fireEvent.click(screen.getByRole('option', { name: 'Student' }));
+    expect(await screen.findByText('There are no open student events')).toBeTruthy();
+    expect(localStorage.getItem(STORAGE_KEYS.lastViewAsRole)).toBe('student');
+
+    cleanup();
+    renderAt('/home');
+    expect(await screen.findByText('There are no open student events')).toBeTruthy();
+    expect(viewAs()?.textContent).toBe('Student');
+  });
+
+  it('falls back to the first entry when the remembered role is not offered', async () => {
+    localStorage.setItem(STORAGE_KEYS.lastViewAsRole, 'teacher');
+    openHome(userWith(['parent', 'student']), home(['parent', 'student']));
+    expect(await screen.findByText('There are no open parent events')).toBeTruthy();
+    await chooseRole('Student');
+    expect(await screen.findByText('There are no open student events')).toBeTruthy();
+  });
+
+  it('says "Some user details missing. Hit the refresh button." for a role the user does not hold', async () => {
+    // The stored user predates the teacher role the server now lists.
+    const fresh = userWith(['parent', 'teacher']);
+    routes['/api/users/data'] = () => json(200, fresh);
+    openHome(userWith(['parent']), home(['teacher', 'parent']));
+    expect(await screen.findByText('Some user details missing. Hit the refresh button.')).toBeTruthy();
+    fireEvent.click(within(myEvents()).getByRole('button', { name: 'Refresh My Events' }));
+    expect(await screen.findByText('There are no open teacher events', {}, { timeout: 4000 })).toBeTruthy();
+    expect(requests.some((request) => request.path === '/api/site/index?forceRefresh=1')).toBe(true);
+  });
+});
+
+describe('My Events: the lists (spec §2 Home)', () => {
+  it('teacher: status chip, name, subscriber, booking details, View bookings, tap → event.details-teacher', async () => {
+    openHome(
+      userWith(['teacher']),
+      home(['teacher'], {
+        teacherOpenEventsSummary: [
+          item({ id: 5, teacherBookingDetails: '4 of 12 times booked' }),
+          item({ id: 6, name: 'Year 9 evening', statusLabel: { text: 'Disabled', color: 'error' } }),
+        ],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Teacher events' });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const [first, second] = cards as [HTMLElement, HTMLElement];
+    expect(within(first).getByText('Enabled')).toBeTruthy();
+    expect(within(first).getByText('Hill School')).toBeTruthy();
+    expect(within(first).getByText('4 of 12 times booked')).toBeTruthy();
+    expect(within(first).getByRole('link', { name: 'Spring evening' }).getAttribute('href')).toBe(
+      '/event/details-teacher?eventId=5',
+    );
+    expect(within(first).getByRole('link', { name: 'View bookings' }).getAttribute('href')).toBe(
+      '/event/details-teacher?eventId=5',
+    );
+    expect(within(second).getByText('Disabled')).toBeTruthy();
+    expect(within(second).getByText('No bookings found.')).toBeTruthy();
+    expect(within(list).queryByRole('link', { name: 'Update booking' })).toBeNull();
+  });
+
+  it('parent: Update booking while enabled and active, Show Ticket (not yet) for ticketed, tap → details-parent', async () => {
+    openHome(
+      userWith(['parent']),
+      home(['parent'], {
+        parentOpenEventsSummary: [
+          item({ id: 5, parentBookingDetails: '2 appointments booked', parentTimeToBooking: 'in 3 days' }),
+          item({ id: 6, name: 'Summer concert', enableTicket: true, eventTypeGroupInt: 2 }),
+          item({ id: 7, name: 'Closed evening', isActive: false }),
+        ],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Parent events' });
+    const [spring, concert, closed] = within(list).getAllByRole('listitem') as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    expect(within(spring).getByText('2 appointments booked')).toBeTruthy();
+    expect(within(spring).getByText('in 3 days')).toBeTruthy();
+    expect(within(spring).queryByText('Enabled')).toBeNull();
+    expect(within(spring).getByRole('link', { name: 'Spring evening' }).getAttribute('href')).toBe(
+      '/event/details-parent?eventId=5',
+    );
+    expect(within(spring).getByRole('link', { name: 'Update booking' }).getAttribute('href')).toBe(
+      '/book/ptevent/ABC123',
+    );
+    expect(within(spring).queryByRole('button', { name: 'Show Ticket' })).toBeNull();
+    const ticket = within(concert).getByRole('button', { name: 'Show Ticket' }) as HTMLButtonElement;
+    expect(ticket.disabled).toBe(true);
+    expect(within(concert).getByLabelText('Tickets are not available yet')).toBeTruthy();
+    expect(within(closed).queryByRole('link', { name: 'Update booking' })).toBeNull();
+    expect(within(list).queryByRole('button', { name: 'Add to Calendar' })).toBeNull();
+    expect(within(list).queryByRole('button', { name: 'Scan Tickets' })).toBeNull();
+  });
+
+  it('student: Update booking, Show Ticket, Scan Tickets and Add to Calendar by their rules', async () => {
+    openHome(
+      userWith(['student']),
+      home(['student'], {
+        studentOpenEventsSummary: [
+          item({ id: 5 }),
+          item({ id: 6, name: 'Prom', enableTicket: true, eventTypeGroupInt: 3, iCanScan: true }),
+          item({ id: 7, name: 'Disabled evening', isEnabled: false }),
+        ],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Student events' });
+    const [spring, prom, disabled] = within(list).getAllByRole('listitem') as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    const names = (card: HTMLElement) =>
+      Array.from(
+        card.querySelectorAll('a, button'),
+        (element) => element.getAttribute('aria-label') ?? element.textContent,
+      );
+    expect(within(spring).getByRole('link', { name: 'Spring evening' }).getAttribute('href')).toBe(
+      '/event/details-student?eventId=5',
+    );
+    expect(names(spring)).toEqual(['Spring evening', 'Update booking', 'Add to Calendar']);
+    expect(names(prom)).toEqual(['Prom', 'Update booking', 'Show Ticket', 'Scan Tickets', 'Add to Calendar']);
+    expect((within(prom).getByRole('button', { name: 'Scan Tickets' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    expect(names(disabled)).toEqual(['Disabled evening']);
+  });
+
+  it('Add to Calendar: confirmation with name, date and reminder; downloads the .ics and marks it added', async () => {
+    const ics = 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n';
+    routes['/api/events/calendar-file'] = () =>
+      new Response(ics, {
+        status: 200,
+        headers: {
+          'Content-Type': 'text/calendar',
+          'Content-Disposition': 'attachment; filename="spring.ics"',
+        },
+      });
+    const createObjectURL = vi.fn(() => 'blob:calendar');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    openHome(userWith(['student']), home(['student'], { studentOpenEventsSummary: [item({ id: 5 })] }));
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to Calendar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add to Calendar' });
+    expect(within(dialog).getByText('Spring evening')).toBeTruthy();
+    expect(within(dialog).getByText('Thu 12 Mar 2026, 16:00 – 19:00')).toBeTruthy();
+    expect(within(dialog).getByText('Reminder: 1 day before')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+
+    expect(await screen.findByRole('button', { name: 'Added to Calendar' })).toBeTruthy();
+    expect(requests.some((request) => request.path === '/api/events/calendar-file?eventId=5')).toBe(true);
+    expect(click).toHaveBeenCalled();
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.calendarEvents) ?? '[]')).toEqual([
+      { id: 5, name: 'Spring evening' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add to Calendar' })).toBeNull());
+    click.mockRestore();
+  });
+
+  it('Add to Calendar: a failed download says "Failed to add event to calendar" and marks nothing', async () => {
+    routes['/api/events/calendar-file'] = () => json(500, {});
+    openHome(userWith(['student']), home(['student'], { studentOpenEventsSummary: [item({ id: 5 })] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to Calendar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add to Calendar' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Failed to add event to calendar')).toBeTruthy();
+    expect(localStorage.getItem(STORAGE_KEYS.calendarEvents)).toBeNull();
+  });
+
+  it('an event the server or this device already has in the calendar shows "Added to Calendar"', async () => {
+    localStorage.setItem(STORAGE_KEYS.calendarEvents, JSON.stringify([{ id: 6, name: 'Prom' }]));
+    openHome(
+      userWith(['student']),
+      home(['student'], {
+        studentOpenEventsSummary: [
+          item({ id: 5, calendarStatus: 'added' }),
+          item({ id: 6, name: 'Prom' }),
+          item({ id: 7, name: 'Fair' }),
+        ],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Student events' });
+    expect(within(list).getAllByRole('button', { name: 'Added to Calendar' })).toHaveLength(2);
+    expect(within(list).getAllByRole('button', { name: 'Add to Calendar' })).toHaveLength(1);
+  });
+
+  it('a tap opens the details page', async () => {
+    routes['/api/events/details-teacher'] = () => json(404, { message: 'Event not found.' });
+    const router = openHome(userWith(['teacher']), home(['teacher'], { teacherOpenEventsSummary: [item()] }));
+    fireEvent.click(await screen.findByRole('link', { name: 'Spring evening' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/event/details-teacher'));
+    expect(router.state.location.search).toBe('?eventId=5');
+  });
+});
