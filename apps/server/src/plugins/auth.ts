@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { findSession } from '../modules/tokens/tokens.repository';
-import { findRoles } from '../modules/users/users.repository';
 
 export type Session = { userId: number; schoolId: number; roles: Role[]; token: string };
 
@@ -30,9 +29,8 @@ export function requireSession(db: Db, roles?: Role[]) {
     const token = bearerToken(request);
     const found = token ? await findSession(db, token) : undefined;
     if (!token || !found) throw unauthorized(SERVER_TEXT.unauthenticated);
-    const userRoles = await findRoles(db, found.userId);
-    request.session = { ...found, roles: userRoles, token };
-    if (roles && !roles.some((role) => userRoles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
+    request.session = { ...found, token };
+    if (roles && !roles.some((role) => found.roles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
   };
 }
 

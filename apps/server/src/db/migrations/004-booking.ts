@@ -33,6 +33,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_parent_teacher_once
     EXCLUDE USING gist (event_id WITH =, teacher_id WITH =, parent_id WITH =, slot_id WITH <>)
     WHERE (status = 'booked')`.execute(db);
+  // The same for the child, whoever books (the child, or either of two parents).
+  await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_student_teacher_once
+    EXCLUDE USING gist (event_id WITH =, teacher_id WITH =, student_id WITH =, slot_id WITH <>)
+    WHERE (status = 'booked')`.execute(db);
   // One live booking per idempotency key and booker; a replay finds it instead of booking again.
   await sql`CREATE UNIQUE INDEX bookings_idempotency_key ON bookings (booked_by, idempotency_key, slot_id)
     WHERE idempotency_key IS NOT NULL`.execute(db);
@@ -62,6 +66,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     CHECK (kind in ('access', 'verify', 'reset', 'invite'))`.execute(db);
   await sql`DROP INDEX bookings_idempotency_key`.execute(db);
   await sql`ALTER TABLE bookings
+    DROP CONSTRAINT bookings_student_teacher_once,
     DROP CONSTRAINT bookings_parent_teacher_once,
     DROP CONSTRAINT bookings_student_overlap,
     DROP CONSTRAINT bookings_parent_overlap,

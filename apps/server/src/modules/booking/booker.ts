@@ -26,7 +26,7 @@ export async function resolveBooker(db: Db, request: FastifyRequest): Promise<Bo
   if (token) {
     const session = await findSession(db, token);
     if (session) {
-      return { ...session, roles: await findRoles(db, session.userId), viaLink: false, linkEventId: null };
+      return { ...session, viaLink: false, linkEventId: null };
     }
   }
   const link = request.headers[BOOKING_LINK_HEADER];

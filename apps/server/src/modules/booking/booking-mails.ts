@@ -7,13 +7,13 @@ import type { Db } from '../../db/database';
 import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
-import { findUserSettings } from './booking.repository';
 
 // What a family (and, when they opted in, a teacher) is told after a booking change: one mail through the
 // outbox, in the same transaction as the change, with an .ics of the family's appointments in the
 // school's time zone (cancelled ones marked so the calendar drops them).
 
-type Party = { userId: number };
+/** The family's address and settings (read with the party's lock). */
+type Family = { email: string; first_name: string; settings: Record<string, Record<string, unknown>> };
 type Outcome = {
   created: PartyBookingRow[];
   cancelled: PartyBookingRow[];
@@ -91,13 +91,12 @@ export async function mailBookingChange(
   ctx: AppContext,
   trx: Db,
   event: BookingEventRow,
-  party: Party,
+  family: Family | undefined,
   outcome: Outcome,
 ): Promise<void> {
   const zone = event.timezone;
   const url = `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`;
   const mails: OutgoingMail[] = [];
-  const family = await findUserSettings(trx, event.school_id, party.userId);
   const wantsIt =
     outcome.confirmation || withSettingsDefaults(family?.settings ?? {}).notifications.bookingConfirmations;
   if (family && wantsIt) {

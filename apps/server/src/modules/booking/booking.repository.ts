@@ -41,28 +41,50 @@ export function findEventById(db: Db, schoolId: number, eventId: number) {
   return eventQuery(db).where('e.school_id', '=', schoolId).where('e.id', '=', eventId).executeTakeFirst();
 }
 
-/** The event, share-locked: bookings of one event run together; a section edit waits for them (and they for it). */
-export function lockEventForBooking(db: Db, schoolId: number, eventId: number) {
-  return eventQuery(db)
+/**
+ * The event share-locked (bookings of one event run together; a section edit, FOR NO KEY UPDATE, waits
+ * for them and they for it) and the booking party's row locked, in one statement. The party lock makes one
+ * family's changes take turns, so what they already hold (siblings sharing a slot, the travel gap, a
+ * child's limit) is read consistently; capacity and overlaps are the database's whatever the order. With
+ * it come the family's children, and their address and settings for the confirmation mail.
+ */
+export async function lockEventAndParty(db: Db, schoolId: number, eventId: number, userId: number) {
+  const row = await eventQuery(db)
+    .innerJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.school_id', '=', schoolId))
+    .select([
+      'u.email as party_email',
+      'u.first_name as party_first_name',
+      'u.settings as party_settings',
+      sql<number[]>`array(select ps.student_id from parent_students ps where ps.parent_id = u.id)`.as(
+        'party_children',
+      ),
+    ])
     .where('e.school_id', '=', schoolId)
     .where('e.id', '=', eventId)
-    .forShare('e')
+    .modifyEnd(sql`for share of e for no key update of u`)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { party_email, party_first_name, party_settings, party_children, ...event } = row;
+  const family = {
+    email: party_email,
+    first_name: party_first_name,
+    settings: party_settings,
+    children: party_children,
+  };
+  return { event, family };
 }
 
-/**
- * The booking party's row, locked: one family's booking changes take turns, so what they already hold
- * (siblings sharing a slot, the travel gap, a child's limit) is read consistently. Slot capacity and
- * overlaps are enforced by the database whatever the order.
- */
-export async function lockParty(db: Db, schoolId: number, userId: number): Promise<void> {
-  await db
-    .selectFrom('users')
-    .select('id')
-    .where('school_id', '=', schoolId)
-    .where('id', '=', userId)
-    .forNoKeyUpdate()
-    .execute();
+export type PartyRow = NonNullable<Awaited<ReturnType<typeof lockEventAndParty>>>['family'];
+
+/** The party's row alone, locked the same way (an admin confirming a booking). */
+export function lockParty(db: Db, schoolId: number, userId: number) {
+  return db
+    .selectFrom('users as u')
+    .select(['u.email', 'u.first_name', 'u.settings'])
+    .where('u.school_id', '=', schoolId)
+    .where('u.id', '=', userId)
+    .forNoKeyUpdate('u')
+    .executeTakeFirst();
 }
 
 /** The user behind a personal booking link, for its one event. */
@@ -85,15 +107,6 @@ export async function findUser(db: Db, schoolId: number, userId: number) {
     .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', fullName('u').as('name')])
     .where('u.school_id', '=', schoolId)
     .where('u.id', '=', userId)
-    .executeTakeFirst();
-}
-
-export function findUserSettings(db: Db, schoolId: number, userId: number) {
-  return db
-    .selectFrom('users')
-    .select(['email', 'first_name', 'settings'])
-    .where('school_id', '=', schoolId)
-    .where('id', '=', userId)
     .executeTakeFirst();
 }
 
@@ -182,8 +195,11 @@ export async function eventTeachers(db: Db, schoolId: number, eventId: number) {
 
 export type GridSlotRow = Awaited<ReturnType<typeof gridSlots>>[number];
 
+/** Which teachers' columns: by id, or those of some slots (plus others by id); all when absent. */
+export type GridTeachers = number[] | { ofSlots: number[]; also?: number[] };
+
 /** Slots of an event (for some teachers, or all) with where they are. */
-export function gridSlots(db: Db, schoolId: number, eventId: number, teacherIds?: number[]) {
+export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: GridTeachers) {
   return db
     .selectFrom('slots as sl')
     .innerJoin('sections as s', 's.id', 'sl.section_id')
@@ -205,9 +221,25 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teacherIds?
     ])
     .where('sl.school_id', '=', schoolId)
     .where('sl.event_id', '=', eventId)
-    .$if(teacherIds !== undefined, (qb) =>
-      qb.where('sl.teacher_id', 'in', teacherIds && teacherIds.length > 0 ? teacherIds : [0]),
+    .$if(Array.isArray(teachers), (qb) =>
+      qb.where('sl.teacher_id', 'in', Array.isArray(teachers) && teachers.length > 0 ? teachers : [0]),
     )
+    .$if(teachers !== undefined && !Array.isArray(teachers), (qb) => {
+      const { ofSlots = [], also = [] } = teachers && !Array.isArray(teachers) ? teachers : {};
+      return qb.where((eb) =>
+        eb.or([
+          eb(
+            'sl.teacher_id',
+            'in',
+            eb
+              .selectFrom('slots as of')
+              .select('of.teacher_id')
+              .where('of.id', 'in', ofSlots.length > 0 ? ofSlots : [0]),
+          ),
+          eb('sl.teacher_id', 'in', also.length > 0 ? also : [0]),
+        ]),
+      );
+    })
     .orderBy('s.starts_at')
     .orderBy('sl.section_id')
     .orderBy('teacher_name')
@@ -216,16 +248,14 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teacherIds?
     .execute();
 }
 
-export type SlotForBooking = Awaited<ReturnType<typeof slotsForBooking>>[number];
-
-export function slotsForBooking(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
+/** The event's slots among these ids, unlocked (the booking takes its place with takePlaces). */
+export function eventSlots(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
   return db
     .selectFrom('slots')
-    .select(['id', 'section_id', 'teacher_id', 'starts_at', 'ends_at', 'capacity', 'booked_count'])
+    .select(['id', 'teacher_id', 'starts_at', 'ends_at', 'capacity', 'booked_count'])
     .where('school_id', '=', schoolId)
     .where('event_id', '=', eventId)
     .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
-    .orderBy('id')
     .execute();
 }
 
@@ -296,6 +326,44 @@ export function partyBookings(
   );
 }
 
+export type Holding = Awaited<ReturnType<typeof partyHoldings>>[number];
+
+/**
+ * What a party holds in an event (live bookings, bookings table alone), and any booking this idempotency
+ * key already made: the booking transaction's one read before it writes.
+ */
+export function partyHoldings(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { parentId: number | null; studentId: number | null },
+  key: string | null,
+) {
+  return db
+    .selectFrom('bookings as b')
+    .select([
+      'b.id',
+      'b.slot_id',
+      'b.teacher_id',
+      'b.starts_at',
+      'b.ends_at',
+      'b.student_id',
+      'b.status',
+      'b.idempotency_key',
+    ])
+    .where('b.school_id', '=', schoolId)
+    .where('b.event_id', '=', eventId)
+    .where((eb) =>
+      party.parentId !== null
+        ? eb('b.parent_id', '=', party.parentId)
+        : eb('b.student_id', '=', party.studentId ?? 0),
+    )
+    .where((eb) => eb.or([eb('b.status', '=', 'booked'), eb('b.idempotency_key', '=', key ?? '')]))
+    .orderBy('b.starts_at')
+    .orderBy('b.id')
+    .execute();
+}
+
 /** Bookings with full detail by id (an admin's action on any family's booking). */
 export function bookingsById(db: Db, schoolId: number, eventId: number, bookingIds: number[]) {
   return db
@@ -325,19 +393,19 @@ export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void>
 }
 
 /**
- * Takes one place in each slot, only where one is free: the conditional UPDATE is the capacity rule
- * (and the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
+ * Takes one place in each of the event's slots, only where one is free: the conditional UPDATE is the
+ * capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
  */
-export async function takePlaces(db: Db, slotIds: number[]): Promise<Set<number>> {
-  if (slotIds.length === 0) return new Set();
-  const rows = await db
+export function takePlaces(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
+  return db
     .updateTable('slots')
     .set({ booked_count: sql`booked_count + 1` })
-    .where('id', 'in', slotIds)
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
     .whereRef('booked_count', '<', 'capacity')
-    .returning('id')
+    .returning(['id', 'teacher_id', 'starts_at', 'ends_at'])
     .execute();
-  return new Set(rows.map((row) => row.id));
 }
 
 export async function releasePlaces(db: Db, slotIds: number[]): Promise<void> {

@@ -50,28 +50,34 @@ async function eventFor(ctx: AppContext, booker: Booker, eventId: number, db: Db
 
 // ── reading ──────────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The grid a family sees and their bookings. A parent-teacher grid shows the teachers asked for (by id,
+ * or those of some slots) and those already booked; other events show every slot.
+ */
 async function partyGrid(
   db: Db,
   event: repo.BookingEventRow,
   party: Party | null,
-  teacherIds: number[] | undefined,
+  teachers: repo.GridTeachers | undefined,
+  options = { withSubjects: true },
 ) {
-  const [teachers, mine] = await Promise.all([
-    event.group_int === EVENT_GROUPS.parentTeacher
+  const [eventTeachers, mine] = await Promise.all([
+    // The teachers' subjects head each column; a lost race's answer skips them to stay cheap.
+    options.withSubjects && event.group_int === EVENT_GROUPS.parentTeacher
       ? repo.eventTeachers(db, event.school_id, event.id)
       : Promise.resolve([]),
     party ? repo.partyBookings(db, event.school_id, event.id, party) : Promise.resolve([]),
   ]);
-  // A parent-teacher grid shows the teachers asked for and those already booked.
+  const booked = mine.flatMap((b) => (b.teacher_id ? [b.teacher_id] : []));
   const wanted =
-    teacherIds === undefined
+    teachers === undefined
       ? undefined
-      : [...new Set([...teacherIds, ...mine.flatMap((b) => (b.teacher_id ? [b.teacher_id] : []))])];
+      : Array.isArray(teachers)
+        ? [...new Set([...teachers, ...booked])]
+        : { ofSlots: teachers.ofSlots, also: booked };
   const slots = await repo.gridSlots(db, event.school_id, event.id, wanted);
   return {
-    teachers,
-    mine,
-    grid: gridView(slots, mine, teachers, event.timezone),
+    grid: gridView(slots, mine, eventTeachers, event.timezone),
     bookings: mine.map((row) => myBookingView(row, event.timezone)),
   };
 }
@@ -244,28 +250,35 @@ export async function arrange(ctx: AppContext, booker: Booker, eventId: number, 
 
 // ── writing ──────────────────────────────────────────────────────────────────────────────────────────
 
-/** Every student must be the parent's child (or, for a student, themselves). */
-async function checkStudents(db: Db, schoolId: number, party: Party, studentIds: Array<number | null>) {
+/** Every student must be one of the parent's children (or, for a student, themselves). */
+function checkChildren(party: Party, children: ReadonlySet<number>, studentIds: Array<number | null>) {
   if (party.role === 'student') {
     if (studentIds.some((id) => id !== null && id !== party.userId))
       throw forbidden(BOOKING_TEXT.notYourChild);
     return;
   }
-  const mine = await repo.childIds(db, schoolId, party.userId);
-  if (mine.size === 0 && studentIds.some((id) => id !== null)) throw unprocessable(BOOKING_TEXT.noChildren);
+  if (children.size === 0 && studentIds.some((id) => id !== null))
+    throw unprocessable(BOOKING_TEXT.noChildren);
   studentIds.forEach((id, index) => {
-    if (id === null || !mine.has(id))
+    if (id === null || !children.has(id))
       throw unprocessable(BOOKING_TEXT.notYourChild, {
         [`items.${index}.studentId`]: [BOOKING_TEXT.notYourChild],
       });
   });
 }
 
+async function checkStudents(db: Db, schoolId: number, party: Party, studentIds: Array<number | null>) {
+  const children =
+    party.role === 'parent' ? await repo.childIds(db, schoolId, party.userId) : new Set<number>();
+  checkChildren(party, children, studentIds);
+}
+
 /** A rule the database reported (23P01 exclusion, 23514 check) as the family's 409. */
 function constraintConflict(error: unknown): HttpError | null {
   const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
   if (code === '23P01') {
-    if (constraint === 'bookings_parent_teacher_once') return conflict(BOOKING_TEXT.sameTeacher);
+    if (constraint === 'bookings_parent_teacher_once' || constraint === 'bookings_student_teacher_once')
+      return conflict(BOOKING_TEXT.sameTeacher);
     return conflict(BOOKING_TEXT.overlap);
   }
   if (code === '23514' && constraint === 'slots_booked_count') return conflict(BOOKING_TEXT.slotTaken);
@@ -333,51 +346,9 @@ function checkSchedule(
   }
 }
 
-/** Books and cancels for one party in one transaction; the outcome's mails go through the outbox. */
-async function applyChange(
-  ctx: AppContext,
-  trx: Db,
-  event: repo.BookingEventRow,
-  party: Party,
-  actorId: number,
-  change: Change,
-): Promise<BookingResult & { replayed: boolean }> {
-  const schoolId = event.school_id;
-  if (change.idempotencyKey) {
-    const done = await repo.bookingsByKey(trx, schoolId, actorId, change.idempotencyKey);
-    if (done.length > 0) {
-      const mine = await repo.partyBookings(trx, schoolId, event.id, party);
-      return {
-        message: BOOKING_TEXT.replayed,
-        bookings: mine.map((row) => myBookingView(row, event.timezone)),
-        created: done.map((row) => row.id),
-        replayed: true,
-      };
-    }
-  }
-  const before = await repo.partyBookings(trx, schoolId, event.id, party);
-  const byId = new Map(before.map((booking) => [booking.id, booking]));
-  const cancelling = change.cancelBookingIds.map((id) => {
-    const booking = byId.get(id);
-    if (!booking) throw notFound(BOOKING_TEXT.bookingNotFound);
-    return booking;
-  });
-  const kept = before.filter((booking) => !change.cancelBookingIds.includes(booking.id));
-
-  const slots = await repo.slotsForBooking(
-    trx,
-    schoolId,
-    event.id,
-    change.items.map((item) => item.slotId),
-  );
-  const slotById = new Map(slots.map((slot) => [slot.id, slot]));
-  const group = event.group_int;
-  const rows: repo.NewBooking[] = change.items.map((item, index) => {
-    const slot = slotById.get(item.slotId);
-    if (!slot)
-      throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
-        [`items.${index}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
-      });
+/** Field checks of the items that need no database: guests and gown size within the event's options. */
+function checkItems(event: repo.BookingEventRow, items: ChangeItem[]) {
+  items.forEach((item, index) => {
     if (item.guests > event.guest_allowance)
       throw unprocessable(BOOKING_TEXT.guestsOver(event.guest_allowance), {
         [`items.${index}.guests`]: [BOOKING_TEXT.guestsOver(event.guest_allowance)],
@@ -386,28 +357,96 @@ async function applyChange(
       throw unprocessable(BOOKING_TEXT.gownUnknown, {
         [`items.${index}.gownSize`]: [BOOKING_TEXT.gownUnknown],
       });
+  });
+}
+
+type Outcome = BookingResult & { replayed: boolean };
+
+/**
+ * Books and cancels for one party, inside runChange's transaction, after the event and the party are
+ * locked. Statements: the party's holdings, [the cancellation], the conditional UPDATE taking places,
+ * the INSERT, the party's bookings for the answer, the outbox row.
+ */
+async function applyChange(
+  ctx: AppContext,
+  trx: Db,
+  event: repo.BookingEventRow,
+  party: Party,
+  family: repo.PartyRow,
+  actorId: number,
+  change: Change,
+): Promise<Outcome> {
+  const schoolId = event.school_id;
+  const holdings = await repo.partyHoldings(trx, schoolId, event.id, party, change.idempotencyKey);
+  const replay = change.idempotencyKey
+    ? holdings.filter((b) => b.idempotency_key === change.idempotencyKey)
+    : [];
+  if (replay.length > 0) {
+    const mine = await repo.partyBookings(trx, schoolId, event.id, party);
+    return {
+      message: BOOKING_TEXT.replayed,
+      bookings: mine.map((row) => myBookingView(row, event.timezone)),
+      created: replay.map((row) => row.id),
+      replayed: true,
+    };
+  }
+  const live = holdings.filter((b) => b.status === 'booked');
+  const liveIds = new Set(live.map((b) => b.id));
+  if (change.cancelBookingIds.some((id) => !liveIds.has(id))) throw notFound(BOOKING_TEXT.bookingNotFound);
+  const kept = live.filter((b) => !change.cancelBookingIds.includes(b.id));
+  const cancelled =
+    change.cancelBookingIds.length > 0
+      ? await repo.partyBookings(trx, schoolId, event.id, party, { bookingIds: change.cancelBookingIds })
+      : [];
+  await repo.cancelBookingRows(trx, schoolId, change.cancelBookingIds);
+
+  // A place is taken in each slot the party does not keep a booking in (siblings seen together share
+  // one); a cancelled booking's place is freed unless the change books the same slot again.
+  const held = new Map(kept.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])));
+  const wanted = [...new Set(change.items.map((item) => item.slotId))].filter((id) => !held.has(id));
+  const freed = [
+    ...new Set(cancelled.flatMap((b) => (b.slot_id && !held.has(b.slot_id) ? [b.slot_id] : []))),
+  ];
+  const reused = new Set(freed.filter((id) => wanted.includes(id)));
+  const toRelease = freed.filter((id) => !reused.has(id));
+  const toTake = wanted.filter((id) => !reused.has(id)).sort((a, b) => a - b);
+  // Read the slots without locking them: a slot not in this event is the family's mistake (422), and one
+  // already full loses at once. The place itself is taken last (below), so a hot slot's row lock is held
+  // for the commit only, not for the whole change.
+  const slots = await repo.eventSlots(trx, schoolId, event.id, toTake);
+  const missing = change.items.findIndex(
+    (item) => toTake.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
+  );
+  if (missing >= 0)
+    throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
+      [`items.${missing}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
+    });
+  if (slots.some((slot) => slot.booked_count >= slot.capacity)) throw conflict(BOOKING_TEXT.slotTaken);
+  const reusedSlots = cancelled.filter((b) => b.slot_id && reused.has(b.slot_id));
+  const slotOf = new Map<number, { teacher_id: number | null; starts_at: Date; ends_at: Date }>([
+    ...held,
+    ...reusedSlots.map((b) => [b.slot_id ?? 0, b] as const),
+    ...slots.map((slot) => [slot.id, slot] as const),
+  ]);
+  const rows: repo.NewBooking[] = change.items.map((item) => {
+    const slot = slotOf.get(item.slotId);
+    if (!slot) throw new Error('a booked slot has no times');
     return {
       school_id: schoolId,
       event_id: event.id,
-      slot_id: slot.id,
+      slot_id: item.slotId,
       teacher_id: slot.teacher_id,
       starts_at: slot.starts_at,
       ends_at: slot.ends_at,
       parent_id: party.parentId,
       student_id: party.role === 'student' ? party.userId : item.studentId,
-      subject_id: group === EVENT_GROUPS.parentTeacher ? item.subjectId : null,
+      subject_id: event.group_int === EVENT_GROUPS.parentTeacher ? item.subjectId : null,
       guests: item.guests,
       gown_size: item.gownSize,
       booked_by: actorId,
       idempotency_key: change.idempotencyKey,
     };
   });
-  if (
-    party.role === 'parent' &&
-    group === EVENT_GROUPS.parentTeacher &&
-    rows.some((row) => row.student_id === null)
-  )
-    throw unprocessable(BOOKING_TEXT.notYourChild, { 'items.0.studentId': [BOOKING_TEXT.notYourChild] });
   checkSchedule(
     event,
     kept,
@@ -418,41 +457,22 @@ async function applyChange(
       studentId: row.student_id,
     })),
   );
-
-  // Cancel first (a change frees its old place), then take a place in each slot the party does not
-  // already hold (siblings seen together share one place).
-  const cancelled = await repo.cancelBookingRows(
-    trx,
-    schoolId,
-    cancelling.map((booking) => booking.id),
-  );
-  const stillHeld = new Set(kept.map((booking) => booking.slot_id));
-  const released = [
-    ...new Set(cancelled.flatMap((row) => (row.slot_id && !stillHeld.has(row.slot_id) ? [row.slot_id] : []))),
-  ];
-  const newSlots = [...new Set(rows.map((row) => row.slot_id))]
-    .filter((id) => !stillHeld.has(id))
-    .sort((a, b) => a - b);
-  const reused = released.filter((id) => newSlots.includes(id));
-  await repo.releasePlaces(
-    trx,
-    released.filter((id) => !reused.includes(id)),
-  );
-  const toTake = newSlots.filter((id) => !reused.includes(id));
-  await repo.lockSlotsInOrder(trx, toTake);
-  const taken = await repo.takePlaces(trx, toTake);
-  if (taken.size < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const created = await repo.insertBookings(trx, rows);
-
   const after = await repo.partyBookings(trx, schoolId, event.id, party);
-  const createdRows = after.filter((row) => created.includes(row.id));
-  await mailBookingChange(ctx, trx, event, party, {
-    created: createdRows,
-    cancelled: cancelling,
+  await mailBookingChange(ctx, trx, event, family, {
+    created: after.filter((row) => created.includes(row.id)),
+    cancelled,
     all: after,
   });
+
+  // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it). Several
+  // slots are locked in id order first, so two families booking the same pair never deadlock.
+  await repo.lockSlotsInOrder(trx, [...toRelease, ...toTake]);
+  await repo.releasePlaces(trx, toRelease);
+  const taken = await repo.takePlaces(trx, schoolId, event.id, toTake);
+  if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
-    created.length > 0 && cancelling.length > 0
+    created.length > 0 && cancelled.length > 0
       ? BOOKING_TEXT.changed
       : created.length > 0
         ? BOOKING_TEXT.booked
@@ -465,7 +485,10 @@ async function applyChange(
   };
 }
 
-/** Runs a change; a lost race or a broken rule comes back as 409 with the fresh grid. */
+/**
+ * Runs a change in one transaction (decision 009): the event FOR SHARE, then the party's row, then
+ * applyChange. A lost race or a broken rule comes back as 409 with the fresh grid.
+ */
 async function runChange(
   ctx: AppContext,
   booker: Booker,
@@ -473,22 +496,31 @@ async function runChange(
   party: Party,
   change: Change,
 ): Promise<BookingResult> {
+  let seen: repo.BookingEventRow | undefined;
   try {
     const result = await ctx.db.transaction().execute(async (trx) => {
-      const event = await repo.lockEventForBooking(trx, booker.schoolId, eventId);
-      if (!event || (!change.byAdmin && !bookerFor(booker, event))) throw notFound(EVENT_TEXT.notFound);
+      const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party.userId);
+      if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
+        throw notFound(EVENT_TEXT.notFound);
+      const { event, family } = locked;
+      seen = event;
       if (!change.byAdmin) {
         const view = bookingEventView(event, [], new Date());
         if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
-        await checkStudents(
-          trx,
-          event.school_id,
-          party,
-          change.items.map((item) => item.studentId),
-        );
       }
-      await repo.lockParty(trx, event.school_id, party.userId);
-      return applyChange(ctx, trx, event, party, booker.userId, change);
+      checkItems(event, change.items);
+      checkChildren(
+        party,
+        new Set(family.children),
+        change.items.map((item) => item.studentId),
+      );
+      if (
+        party.role === 'parent' &&
+        event.group_int === EVENT_GROUPS.parentTeacher &&
+        change.items.some((item) => item.studentId === null)
+      )
+        throw unprocessable(BOOKING_TEXT.notYourChild, { 'items.0.studentId': [BOOKING_TEXT.notYourChild] });
+      return applyChange(ctx, trx, event, party, family, booker.userId, change);
     });
     return { message: result.message, bookings: result.bookings, created: result.created };
   } catch (error) {
@@ -498,25 +530,18 @@ async function runChange(
     }
     const rule = error instanceof HttpError ? error : constraintConflict(error);
     if (!rule) throw error;
-    if (rule.statusCode !== 409 || change.byAdmin) throw rule;
-    const event = await repo.findEventById(ctx.db, booker.schoolId, eventId);
-    if (!event) throw rule;
-    const teacherIds =
-      event.group_int === EVENT_GROUPS.parentTeacher
-        ? await teachersOfSlots(
-            ctx.db,
-            event,
-            change.items.map((item) => item.slotId),
-          )
-        : undefined;
-    const fresh = await partyGrid(ctx.db, event, party, teacherIds);
+    if (rule.statusCode !== 409 || change.byAdmin || !seen) throw rule;
+    const fresh = await partyGrid(
+      ctx.db,
+      seen,
+      party,
+      seen.group_int === EVENT_GROUPS.parentTeacher
+        ? { ofSlots: change.items.map((item) => item.slotId) }
+        : undefined,
+      { withSubjects: false },
+    );
     throw new HttpError(409, rule.message, rule.errors, { grid: fresh.grid, bookings: fresh.bookings });
   }
-}
-
-async function teachersOfSlots(db: Db, event: repo.BookingEventRow, slotIds: number[]) {
-  const slots = await repo.slotsForBooking(db, event.school_id, event.id, slotIds);
-  return [...new Set(slots.flatMap((slot) => (slot.teacher_id ? [slot.teacher_id] : [])))];
 }
 
 /** POST events/update-slot-for-booking?id: book, change (book + cancel) or cancel, for the booker's family. */
@@ -635,9 +660,10 @@ export async function confirmBooking(ctx: AppContext, schoolId: number, eventId:
     const booking = await liveBooking(trx, schoolId, eventId, bookingId);
     await repo.markConfirmed(trx, schoolId, bookingId);
     const party = partyOfBooking(booking);
+    const family = await repo.lockParty(trx, schoolId, party.userId);
     const all = await repo.partyBookings(trx, schoolId, eventId, party);
     const created = all.filter((row) => row.id === bookingId);
-    await mailBookingChange(ctx, trx, event, party, { created, cancelled: [], all, confirmation: true });
+    await mailBookingChange(ctx, trx, event, family, { created, cancelled: [], all, confirmation: true });
     return {
       message: BOOKING_TEXT.confirmed,
       bookings: all.map((row) => myBookingView(row, event.timezone)),

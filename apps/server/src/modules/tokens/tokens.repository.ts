@@ -1,5 +1,5 @@
 import { TOKEN_TTL_MS } from '@parley/domain/constants';
-import type { Role } from '@parley/domain/roles';
+import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { TokenKind } from '../../db/schema';
@@ -102,18 +102,26 @@ export async function revokeAccessToken(db: Db, token: string): Promise<void> {
     .execute();
 }
 
-/** The session behind a bearer token: live token, active user. A disabled user's tokens stop at once. */
+/**
+ * The session behind a bearer token, with the user's roles, in one query (every API request runs it):
+ * live token, active user. A disabled user's tokens stop at once.
+ */
 export async function findSession(db: Db, token: string) {
-  return db
+  const found = await db
     .selectFrom('auth_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['u.id as userId', 'u.school_id as schoolId'])
+    .select([
+      'u.id as userId',
+      'u.school_id as schoolId',
+      sql<Role[]>`array(select r.role from user_roles r where r.user_id = u.id)`.as('roles'),
+    ])
     .where('t.token_hash', '=', hashToken(token))
     .where('t.kind', '=', 'access')
     .where('t.used_at', 'is', null)
     .where('t.expires_at', '>', sql<Date>`now()`)
     .where('u.status', '=', 1)
     .executeTakeFirst();
+  return found && { ...found, roles: sortRoles(found.roles) };
 }
 
 /** Ends every session of the user but the one making the request (a password change keeps you in). */

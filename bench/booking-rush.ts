@@ -1,0 +1,643 @@
+// The booking rush (issue 5): 1,000 parents book an evening of 30 teachers × 24 slots as fast as they can,
+// through the real app listening on a port, and the same rush against a bare Fastify + pg endpoint doing
+// only the conditional UPDATE, driven side by side in the same run by the same load generator.
+//
+//   npm run bench:booking-rush          (BENCH_DATABASE_URL or TEST_DATABASE_URL, else the local postgres)
+//
+// Goals: 0 double bookings, 0 5xx, p99 under 150 ms, app throughput at least half of the bare endpoint's.
+// It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
+// is missed. The app and the bare endpoint each run in a child process of this script (the load generator
+// stays here), both with a pool of 20; the app runs as main.ts runs it (logger at LOG_LEVEL, default info,
+// written to /dev/null here). Knobs: BENCH_CONNECTIONS (concurrent clients, 50), BENCH_ROUNDS (measured
+// rushes per side, 3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (count the SQL statements per request),
+// BENCH_CPU_PROF=<dir> (a V8 CPU profile of the app server, for chrome://inspect or speedscope).
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { parseConfig } from '../apps/server/src/config';
+import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import {
+  doubleBookings,
+  type Family,
+  findIntegrityViolations,
+  seedFamilies,
+  violations,
+} from '../apps/server/test/concurrency/race-support';
+import { adminToken } from './bench-support';
+
+const TEACHERS = 30;
+const SLOTS_PER_TEACHER = 24;
+const PARENTS = 1000;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const POOL = { max: 20, options: '-c lock_timeout=3000 -c statement_timeout=10000' };
+const GOAL = { p99Ms: 150, ratio: 0.5 };
+const BARE_UPDATE =
+  'UPDATE bare_slots SET booked_count = booked_count + 1 WHERE id = $1 AND booked_count < capacity RETURNING id';
+
+// ── the two servers (child processes) ────────────────────────────────────────────────────────────────
+
+type ServerStats = { queries: number; queryMs: number; cpuUserMs: number; cpuSystemMs: number };
+type ToChild = { type: 'stats' };
+type FromChild = { type: 'listening'; port: number } | ({ type: 'stats' } & ServerStats);
+
+/** In profile mode, every statement the process sends to PostgreSQL is counted and timed. */
+function countQueries(): () => { queries: number; queryMs: number } {
+  let queries = 0;
+  let queryMs = 0;
+  if (PROFILE) {
+    const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      queries += 1;
+      const started = performance.now();
+      const result = original.apply(this, args);
+      if (result instanceof Promise)
+        result.finally(() => (queryMs += performance.now() - started)).catch(() => {});
+      return result;
+    } as typeof pg.Client.prototype.query;
+  }
+  return () => ({ queries, queryMs });
+}
+
+async function serve(kind: 'app' | 'bare', databaseUrl: string): Promise<void> {
+  const counted = countQueries();
+  let close: () => Promise<void>;
+  let port: number;
+  if (kind === 'app') {
+    const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL, APP_URL: 'http://parley.bench' });
+    const db = openDatabase({ databaseUrl });
+    // As main.ts builds it: the logger on at LOG_LEVEL (this child's stdout goes to /dev/null).
+    const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+    close = async () => {
+      await app.close();
+      await db.destroy();
+    };
+  } else {
+    const pool = new pg.Pool({ connectionString: databaseUrl, ...POOL });
+    const app = Fastify({ logger: false });
+    app.post('/book', async (request, reply) => {
+      const { slotId } = request.body as { slotId: number };
+      const { rows } = await pool.query(BARE_UPDATE, [slotId]);
+      if (rows.length === 0) return reply.code(409).send({ message: 'taken' });
+      return { id: rows[0].id };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+    close = async () => {
+      await app.close();
+      await pool.end();
+    };
+  }
+  const send = (message: FromChild) => process.send?.(message);
+  process.on('message', (message: ToChild) => {
+    if (message.type !== 'stats') return;
+    const cpu = process.cpuUsage();
+    send({ type: 'stats', ...counted(), cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000 });
+  });
+  process.on('disconnect', () => void close().then(() => process.exit(0)));
+  send({ type: 'listening', port });
+}
+
+type Server = { kind: 'app' | 'bare'; port: number; child: ChildProcess; stats(): Promise<ServerStats> };
+
+function startServer(kind: 'app' | 'bare', databaseUrl: string): Promise<Server> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, databaseUrl], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(kind === 'app' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+    ],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const stats = () =>
+    new Promise<ServerStats>((resolve) => {
+      const onMessage = (message: FromChild) => {
+        if (message.type !== 'stats') return;
+        child.off('message', onMessage);
+        const { type: _, ...figures } = message;
+        resolve(figures);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'stats' } satisfies ToChild);
+    });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before listening`)));
+    child.on('message', (message: FromChild) => {
+      if (message.type === 'listening') resolve({ kind, port: message.port, child, stats });
+    });
+  });
+}
+
+/** CPU time (ms) of the PostgreSQL backends serving one database, from /proc (0 where there is none). */
+function postgresCpuMs(database: string): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmdline.startsWith('postgres:') || !cmdline.includes(` ${database} `)) continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+// ── the evening ──────────────────────────────────────────────────────────────────────────────────────
+
+type Evening = { eventId: number; slotsByTeacher: number[][]; families: Family[] };
+
+async function call<T>(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  token: string,
+  url: string,
+  payload: unknown,
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    payload: payload as Record<string, unknown>,
+  });
+  if (res.statusCode !== 200) throw new Error(`${url} failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return res.json() as T;
+}
+
+/** 30 teachers × 24 ten-minute slots (16:00–20:00, two weeks ahead), 1,000 parents with a child each. */
+async function setUp(db: Db): Promise<Evening> {
+  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
+  const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
+  try {
+    const email = 'admin@booking-rush.example.org';
+    const token = await adminToken(app, db, email);
+    const { school_id: schoolId } = await db
+      .selectFrom('users')
+      .select('school_id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const teacherIds: number[] = [];
+    for (let i = 0; i < TEACHERS; i++) {
+      const { id } = await call<{ id: number }>(app, token, 'users/create-teacher', {
+        firstName: `Teacher${i}`,
+        lastName: `Rush${String(i).padStart(2, '0')}`,
+        email: `teacher${i}@booking-rush.example.org`,
+        sendInvite: false,
+      });
+      teacherIds.push(id);
+    }
+    const type = await db
+      .selectFrom('event_types')
+      .select('id')
+      .where('school_id', '=', schoolId)
+      .where('group_int', '=', 1)
+      .executeTakeFirstOrThrow();
+    const { id: eventId } = await call<{ id: number }>(app, token, 'events/create', {
+      name: 'Year 11 Parents Evening',
+      eventTypeId: type.id,
+    });
+    await call(app, token, `events/update?id=${eventId}`, { status: 1, slotMinutes: 10 });
+    await call(app, token, `events/create-section?eventId=${eventId}`, {
+      date: new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10),
+      start: '16:00',
+      end: '20:00',
+      location: 'Main hall',
+      teachers: teacherIds.map((teacherId, index) => ({ teacherId, location: `Room ${index + 1}` })),
+    });
+    const slots = await db
+      .selectFrom('slots')
+      .select(['id', 'teacher_id'])
+      .where('event_id', '=', eventId)
+      .orderBy('id')
+      .execute();
+    if (slots.length !== TEACHERS * SLOTS_PER_TEACHER) throw new Error(`${slots.length} slots generated`);
+    const families = await seedFamilies(db, schoolId, PARENTS);
+    // The bare endpoint's own copy of the same slots, so both rushes start from the same state.
+    await db.schema
+      .createTable('bare_slots')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('capacity', 'integer', (c) => c.notNull())
+      .addColumn('booked_count', 'integer', (c) => c.notNull())
+      .execute();
+    await exec(
+      db,
+      `ALTER TABLE bare_slots ADD CONSTRAINT bare_slots_booked_count
+      CHECK (booked_count between 0 and capacity)`,
+    );
+    await exec(
+      db,
+      `INSERT INTO bare_slots SELECT id, capacity, booked_count FROM slots WHERE event_id = ${Number(eventId)}`,
+    );
+    await exec(db, 'VACUUM ANALYZE');
+    return {
+      eventId,
+      slotsByTeacher: teacherIds.map((id) =>
+        slots.filter((slot) => slot.teacher_id === id).map((slot) => slot.id),
+      ),
+      families,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+async function exec(db: Db, text: string): Promise<void> {
+  await sql.raw(text).execute(db);
+}
+
+// ── the load generator ───────────────────────────────────────────────────────────────────────────────
+
+type Rush = {
+  attempts: number;
+  booked: number;
+  /** Parents left without a slot (the evening was full). */
+  unbooked: number;
+  seconds: number;
+  latencies: number[];
+  statuses: Map<number, number>;
+  /** App 409s that did not carry the fresh grid. */
+  noGrid: number;
+};
+
+type Target = {
+  port: number;
+  path: (eventId: number) => string;
+  headers: (family: Family) => Record<string, string>;
+  body: (family: Family, slotId: number) => string;
+  kind: 'app' | 'bare';
+};
+
+const appTarget = (port: number): Target => ({
+  kind: 'app',
+  port,
+  path: (eventId) => `/api/events/update-slot-for-booking?id=${eventId}`,
+  headers: (family) => ({ authorization: `Bearer ${family.token}` }),
+  body: (family, slotId) =>
+    JSON.stringify({ items: [{ slotId, studentId: family.studentId }], idempotencyKey: randomUUID() }),
+});
+
+const bareTarget = (port: number): Target => ({
+  kind: 'bare',
+  port,
+  path: () => '/book',
+  headers: () => ({}),
+  body: (_family, slotId) => JSON.stringify({ slotId }),
+});
+
+function post(
+  agent: http.Agent,
+  target: Target,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: target.port,
+        method: 'POST',
+        path,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * Every parent loaded the booking page when booking opened (all slots free) and tries a random teacher's
+ * slot; a 409 brings a fresh grid (what every client has learnt of taken slots so far) and they try another
+ * free slot, until they hold one or the fresh grid shows none. CONNECTIONS parents book at any moment.
+ */
+async function rush(target: Target, evening: Evening): Promise<Rush> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const taken = new Set<number>();
+  const queue = [...evening.families].sort(() => Math.random() - 0.5);
+  const result: Rush = {
+    attempts: 0,
+    booked: 0,
+    unbooked: 0,
+    seconds: 0,
+    latencies: [],
+    statuses: new Map(),
+    noGrid: 0,
+  };
+  const choose = (known: Set<number>): number | undefined => {
+    const teachers = evening.slotsByTeacher.filter((slots) => slots.some((id) => !known.has(id)));
+    const slots = (teachers[Math.floor(Math.random() * teachers.length)] ?? []).filter(
+      (id) => !known.has(id),
+    );
+    return slots[Math.floor(Math.random() * slots.length)];
+  };
+  const parent = async (family: Family) => {
+    let known = new Set<number>();
+    for (let tries = 0; tries < 100; tries++) {
+      const slotId = choose(known);
+      if (slotId === undefined) {
+        result.unbooked += 1;
+        return;
+      }
+      const started = performance.now();
+      const answer = await post(
+        agent,
+        target,
+        target.path(evening.eventId),
+        target.headers(family),
+        target.body(family, slotId),
+      );
+      result.latencies.push(performance.now() - started);
+      result.attempts += 1;
+      result.statuses.set(answer.status, (result.statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 200 || answer.status === 409) taken.add(slotId);
+      if (answer.status === 200) {
+        result.booked += 1;
+        return;
+      }
+      if (answer.status === 409 && target.kind === 'app' && !answer.body.includes('"grid"'))
+        result.noGrid += 1;
+      if (answer.status !== 409 && answer.status < 500) throw new Error(`${answer.status}: ${answer.body}`);
+      known = new Set(taken);
+    }
+    throw new Error('a parent tried 100 times');
+  };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let family = queue.pop(); family; family = queue.pop()) await parent(family);
+    }),
+  );
+  result.seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return result;
+}
+
+// ── checks between rounds ────────────────────────────────────────────────────────────────────────────
+
+async function checkApp(db: Db, evening: Evening, round: Rush) {
+  const report = await findIntegrityViolations(db, [evening.eventId]);
+  const live = await db
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('event_id', '=', evening.eventId)
+    .where('status', '=', 'booked')
+    .executeTakeFirstOrThrow();
+  const problems: string[] = [];
+  if (Number(live.n) !== round.booked)
+    problems.push(`${live.n} live bookings for ${round.booked} answers 200`);
+  if (round.booked !== TEACHERS * SLOTS_PER_TEACHER) problems.push(`${round.booked} of 720 slots booked`);
+  if (violations(report) > doubleBookings(report)) problems.push(`integrity: ${JSON.stringify(report)}`);
+  return { doubleBookings: doubleBookings(report), problems };
+}
+
+async function checkBare(db: Db, round: Rush) {
+  const { rows } = await sql<{ booked: number; over: number }>`
+    select coalesce(sum(booked_count), 0)::int as booked, count(*) filter (where booked_count > capacity)::int as over
+    from bare_slots`.execute(db);
+  const row = rows[0] ?? { booked: -1, over: -1 };
+  const problems: string[] = [];
+  if (row.booked !== round.booked)
+    problems.push(`bare: ${row.booked} places taken for ${round.booked} answers 200`);
+  return { doubleBookings: row.over, problems };
+}
+
+async function reset(db: Db, evening: Evening): Promise<void> {
+  await exec(db, `DELETE FROM bookings WHERE event_id = ${Number(evening.eventId)}`);
+  await exec(db, `UPDATE slots SET booked_count = 0 WHERE event_id = ${Number(evening.eventId)}`);
+  await exec(db, 'DELETE FROM mail_outbox');
+  await exec(db, 'UPDATE bare_slots SET booked_count = 0');
+  await exec(db, 'VACUUM ANALYZE bookings, slots, bare_slots, mail_outbox');
+}
+
+// ── figures ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** Where the time of a rush went: CPU (ms) of the server, its PostgreSQL backends and the load generator. */
+type Cost = { serverCpu: number; postgresCpu: number; clientCpu: number; queries: number; queryMs: number };
+
+type Side = {
+  attempts: number;
+  seconds: number;
+  latencies: number[];
+  booked: number;
+  fiveXx: number;
+  statuses: Map<number, number>;
+  noGrid: number;
+  doubleBookings: number;
+  problems: string[];
+  cost: Cost;
+};
+
+const emptySide = (): Side => ({
+  attempts: 0,
+  seconds: 0,
+  latencies: [],
+  booked: 0,
+  fiveXx: 0,
+  statuses: new Map(),
+  noGrid: 0,
+  doubleBookings: 0,
+  problems: [],
+  cost: { serverCpu: 0, postgresCpu: 0, clientCpu: 0, queries: 0, queryMs: 0 },
+});
+
+function add(side: Side, round: Rush, check: { doubleBookings: number; problems: string[] }, cost: Cost) {
+  side.attempts += round.attempts;
+  side.seconds += round.seconds;
+  side.latencies.push(...round.latencies);
+  side.booked += round.booked;
+  side.noGrid += round.noGrid;
+  for (const [status, n] of round.statuses) {
+    side.statuses.set(status, (side.statuses.get(status) ?? 0) + n);
+    if (status >= 500) side.fiveXx += n;
+  }
+  side.doubleBookings += check.doubleBookings;
+  side.problems.push(...check.problems);
+  for (const key of Object.keys(cost) as Array<keyof Cost>) side.cost[key] += cost[key];
+}
+
+/** Runs one measured rush and what it cost. */
+async function measured(server: Server, target: Target, evening: Evening, database: string) {
+  const before = {
+    server: await server.stats(),
+    postgres: postgresCpuMs(database),
+    client: process.cpuUsage(),
+  };
+  const round = await rush(target, evening);
+  const after = await server.stats();
+  const client = process.cpuUsage(before.client);
+  const cost: Cost = {
+    serverCpu: after.cpuUserMs + after.cpuSystemMs - before.server.cpuUserMs - before.server.cpuSystemMs,
+    postgresCpu: postgresCpuMs(database) - before.postgres,
+    clientCpu: (client.user + client.system) / 1000,
+    queries: after.queries - before.server.queries,
+    queryMs: after.queryMs - before.server.queryMs,
+  };
+  return { round, cost };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+const rate = (side: Side) => side.attempts / side.seconds;
+const p = (side: Side, at: number) =>
+  percentile(
+    [...side.latencies].sort((a, b) => a - b),
+    at,
+  );
+
+function line(name: string, side: Side): string {
+  const statuses = [...side.statuses].map(([status, n]) => `${status}×${n}`).join(' ');
+  return [
+    `${name.padEnd(4)} ${rate(side).toFixed(0).padStart(6)} attempts/s`,
+    `p50 ${p(side, 50).toFixed(1)} ms, p99 ${p(side, 99).toFixed(1)} ms`,
+    `${side.attempts} attempts (${statuses}), ${side.booked / ROUNDS} booked per rush`,
+    `5xx ${side.fiveXx}`,
+    ...(name === 'app'
+      ? [`double bookings ${side.doubleBookings}`]
+      : [`over capacity ${side.doubleBookings}`]),
+  ].join(' | ');
+}
+
+function costLine(name: string, side: Side): string {
+  const per = (value: number) => (value / side.attempts).toFixed(2);
+  const { cost } = side;
+  const queries = PROFILE
+    ? `; ${per(cost.queries)} SQL statements, ${per(cost.queryMs)} ms waiting on them`
+    : '';
+  return `  ${name} per attempt: CPU ${per(cost.serverCpu)} ms server + ${per(cost.postgresCpu)} ms PostgreSQL + ${per(cost.clientCpu)} ms load generator${queries}`;
+}
+
+// ── main ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
+  const name = `parley_bench_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = withDatabase(adminUrl, name);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  const db = openDatabase({ databaseUrl });
+  const servers: Server[] = [];
+  try {
+    await migrateToLatest(db);
+    const started = performance.now();
+    const evening = await setUp(db);
+    console.log(
+      `booking rush: ${PARENTS} parents, ${TEACHERS} teachers × ${SLOTS_PER_TEACHER} slots, ${CONNECTIONS} concurrent clients, ` +
+        `${ROUNDS} rushes per side after one warm-up each, app log level ${LOG_LEVEL} (setup ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)})`,
+    );
+    const app = await startServer('app', databaseUrl);
+    servers.push(app);
+    const bare = await startServer('bare', databaseUrl);
+    servers.push(bare);
+    const targets = { app: appTarget(app.port), bare: bareTarget(bare.port) };
+
+    // Warm-up: one unmeasured rush each (JIT, pools, plans).
+    for (const target of [targets.app, targets.bare]) {
+      await rush(target, evening);
+      await reset(db, evening);
+    }
+    // Then the measured rushes, alternating, each from an empty evening.
+    const sides = { app: emptySide(), bare: emptySide() };
+    for (let round = 0; round < ROUNDS; round++) {
+      const onApp = await measured(app, targets.app, evening, name);
+      add(sides.app, onApp.round, await checkApp(db, evening, onApp.round), onApp.cost);
+      await reset(db, evening);
+      const onBare = await measured(bare, targets.bare, evening, name);
+      add(sides.bare, onBare.round, await checkBare(db, onBare.round), onBare.cost);
+      await reset(db, evening);
+    }
+
+    const ratio = rate(sides.app) / rate(sides.bare);
+    const p99 = p(sides.app, 99);
+    console.log(line('app', sides.app));
+    console.log(line('bare', sides.bare));
+    console.log(`app/bare throughput ${ratio.toFixed(2)}`);
+    console.log(costLine('app', sides.app));
+    console.log(costLine('bare', sides.bare));
+    if (sides.app.noGrid > 0) sides.app.problems.push(`${sides.app.noGrid} app 409s without the fresh grid`);
+    const goals = [
+      ['0 double bookings', sides.app.doubleBookings === 0],
+      ['0 5xx', sides.app.fiveXx === 0],
+      [`p99 < ${GOAL.p99Ms} ms (${p99.toFixed(1)})`, p99 < GOAL.p99Ms],
+      [`app/bare throughput ≥ ${GOAL.ratio} (${ratio.toFixed(2)})`, ratio >= GOAL.ratio],
+    ] as const;
+    console.log(`goals: ${goals.map(([goal, met]) => `${goal} ${met ? 'met' : 'MISSED'}`).join(' | ')}`);
+    for (const problem of [...sides.app.problems, ...sides.bare.problems]) console.log(`problem: ${problem}`);
+    if (goals.some(([, met]) => !met) || sides.app.problems.length + sides.bare.problems.length > 0) {
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const server of servers) server.child.disconnect();
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise((resolve) =>
+            server.child.exitCode !== null ? resolve(0) : server.child.once('exit', resolve),
+          ),
+      ),
+    );
+    await db.destroy();
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+const serveAt = process.argv.indexOf('--serve');
+if (serveAt >= 0) {
+  await serve(process.argv[serveAt + 1] === 'bare' ? 'bare' : 'app', process.argv[serveAt + 2] ?? '');
+} else {
+  await main();
+}
