@@ -341,6 +341,8 @@ export const bookingItem = z.object({
   guests: z.number(),
   gownSize: z.string().nullable(),
   status: z.enum(['booked', 'cancelled']),
+  /** The school confirmed it (events/confirm-booking). */
+  confirmed: z.boolean(),
   createdAt: instant,
 });
 export type BookingItem = z.infer<typeof bookingItem>;

@@ -470,6 +470,7 @@ export function listBookings(db: Db, schoolId: number, eventId: number) {
       'b.gown_size',
       'b.status',
       'b.created_at',
+      'b.confirmed_at',
     ])
     .where('b.school_id', '=', schoolId)
     .where('b.event_id', '=', eventId)

@@ -339,6 +339,7 @@ function toDetail(
       guests: booking.guests,
       gownSize: booking.gown_size,
       status: booking.status,
+      confirmed: booking.confirmed_at !== null,
       createdAt: booking.created_at.toISOString(),
     })),
     recipients: parts.recipients.map((recipient) => ({

@@ -1,4 +1,5 @@
 import type { MessageResponse } from '@parley/domain/auth';
+import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/booking';
 import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
 import type {
   AddRecipientsRequest,
@@ -9,6 +10,7 @@ import type {
   EventViewResponse,
   SectionRequest,
 } from '@parley/domain/events';
+import type { PersonDetail } from '@parley/domain/people';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
@@ -182,3 +184,28 @@ export const sendToOne = (eventId: number, userId: number, messageTypeName: Even
 
 export const downloadBookings = (eventId: number) =>
   downloadFile('events/download-bookings', { eventId }, `bookings-${eventId}.csv`);
+
+// ---- Bookings made, moved, confirmed or removed by the admin (issue 5) ----
+
+/** Book for a family (no bookingId) or move bookingId to slotId; the family is mailed either way. */
+export const updateSlotByAdmin = (eventId: number, body: UpdateSlotByAdminRequest) =>
+  api.post<BookingResult>('events/update-slot-by-admin', body, { query: { id: eventId } });
+
+export const confirmBooking = (eventId: number, bookingId: number) =>
+  api.post<BookingResult>('events/confirm-booking', { bookingId }, { query: { eventId } });
+
+export const removeBooking = (eventId: number, bookingId: number) =>
+  api.post<BookingResult>('events/remove-booking', { bookingId }, { query: { eventId } });
+
+/** A parent with their children, or a student with their subjects and teachers (the directory's views). */
+export const familyPersonQuery = (kind: 'parents' | 'students', id: number) =>
+  queryOptions({
+    // The directory's key for the same call: an edit there refreshes it here.
+    queryKey: ['person', kind, id],
+    queryFn: ({ signal }) =>
+      api.get<PersonDetail>(`users/view-${kind === 'parents' ? 'parent' : 'student'}-for-admin`, {
+        query: { id },
+        signal,
+      }),
+    staleTime: 60_000,
+  });

@@ -1,4 +1,5 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import FilterListIcon from '@mui/icons-material/FilterList';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import SendIcon from '@mui/icons-material/Send';
@@ -35,6 +36,7 @@ import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { ADMIN_BOOKING_TEXT, notBookedCount, shownRecipients } from '../admin-booking';
 import {
   addRecipients,
   afterEventChange,
@@ -195,6 +197,7 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [query, setQuery] = useState('');
+  const [notBookedOnly, setNotBookedOnly] = useState(false);
 
   const preview = async (body: AddRecipientsRequest) => {
     setBusy(true);
@@ -232,11 +235,9 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
     }
   };
 
-  const needle = query.trim().toLowerCase();
-  const shown = event.recipients.filter(
-    (recipient) => !needle || `${recipient.name} ${recipient.email}`.toLowerCase().includes(needle),
-  );
+  const shown = shownRecipients(event.recipients, { query, notBookedOnly });
   const bookedCount = event.recipients.filter((recipient) => recipient.booked).length;
+  const notBooked = notBookedCount(event.recipients);
 
   return (
     <SectionCard
@@ -276,15 +277,34 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
         <Typography color="text.secondary">{EVENTS_TEXT.noRecipients}</Typography>
       ) : (
         <>
-          {event.recipients.length > 8 ? (
-            <TextField
-              size="small"
-              type="search"
-              label={LIST_TEXT.search}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              sx={{ mb: 1 }}
+          <Stack
+            direction="row"
+            spacing={1}
+            useFlexGap
+            sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
+          >
+            {event.recipients.length > 8 ? (
+              <TextField
+                size="small"
+                type="search"
+                label={LIST_TEXT.search}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
+            ) : null}
+            <Chip
+              label={ADMIN_BOOKING_TEXT.notBookedFilter(notBooked)}
+              color={notBookedOnly ? 'primary' : 'default'}
+              variant={notBookedOnly ? 'filled' : 'outlined'}
+              icon={notBookedOnly ? <FilterListIcon /> : undefined}
+              onClick={() => setNotBookedOnly((on) => !on)}
+              aria-pressed={notBookedOnly}
             />
+          </Stack>
+          {notBookedOnly && notBooked === 0 ? (
+            <Typography color="text.secondary" sx={{ mb: 1 }}>
+              {ADMIN_BOOKING_TEXT.everyoneBooked}
+            </Typography>
           ) : null}
           <TableContainer sx={{ maxHeight: 360 }}>
             <Table size="small" stickyHeader aria-label={EVENTS_TEXT.recipients}>

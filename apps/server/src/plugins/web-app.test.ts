@@ -1,0 +1,34 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerWebApp } from './web-app';
+
+describe('registerWebApp', () => {
+  it('serves a build that lands after start, the app at / and its routes, and 404 for missing files and API paths', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'parley-dist-'));
+    const app = Fastify();
+    await registerWebApp(app, dist);
+    app.get('/api/ping', async () => ({ ok: true }));
+    await app.ready();
+    expect((await app.inject({ url: '/' })).statusCode).toBe(503);
+
+    writeFileSync(join(dist, 'index.html'), '<html>parley</html>');
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {}');
+    for (const url of ['/', '/home', '/book/ptevent/ABCDEF?link=x.y']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe('<html>parley</html>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const asset = await app.inject({ url: '/assets/index-abc.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect((await app.inject({ url: '/assets/gone.js' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/api/nope' })).json()).toEqual({ message: 'Not found.' });
+    expect((await app.inject({ url: '/api/ping' })).json()).toEqual({ ok: true });
+    await app.close();
+  });
+});

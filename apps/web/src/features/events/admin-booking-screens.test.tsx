@@ -1,0 +1,359 @@
+import type { BookingResult, MyBooking } from '@parley/domain/booking';
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { EventDetail } from '@parley/domain/events';
+import type { PersonDetail } from '@parley/domain/people';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { appRoutes } from '../../app/router';
+import { setNavigate } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
+import { reloadSession } from '../../lib/session';
+import {
+  adminUser,
+  type Handler,
+  json,
+  type RecordedRequest,
+  siteConfig,
+  stubFetch,
+} from '../../test-support/screen-fixtures';
+import { eventDetail, graduation } from './event-fixtures';
+
+// The admin's booking tools on /events/view/{id} (issue 5) through the real router, guard, providers and
+// API client; only fetch is faked.
+
+// The whole page renders for each step: allow for a busy machine running every suite at once.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+let routes: Record<string, Handler>;
+let requests: RecordedRequest[];
+let current: EventDetail;
+
+const ROW = 'Actions for Ann Day · Jo Day, Thu 12 Mar 2026, 16:10';
+
+const result = (message: string, bookings: Array<Partial<MyBooking>> = []): BookingResult => ({
+  message,
+  bookings: bookings as MyBooking[],
+  created: [],
+});
+
+const person = (over: Partial<PersonDetail> & { id: number; name: string }): PersonDetail => ({
+  firstName: over.name.split(' ')[0] ?? '',
+  lastName: over.name.split(' ')[1] ?? '',
+  title: null,
+  email: `${over.name.split(' ')[0]?.toLowerCase()}@hill.test`,
+  status: 1,
+  statusLabel: 'Active',
+  statusIcon: 'check_circle',
+  userTypeId: 4,
+  invitation: 'accepted',
+  roles: ['parent'],
+  subjects: [],
+  children: [],
+  parents: [],
+  studies: [],
+  videoConferenceUrl: null,
+  ...over,
+});
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  setNavigate((to) => {
+    void router.navigate(to);
+  });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const posted = (path: string) =>
+  requests
+    .filter((request) => request.path === path && request.init.method === 'POST')
+    .map((request) => JSON.parse(String(request.init.body)) as unknown);
+const viewCalls = () => requests.filter((request) => request.path.startsWith('/api/events/view?')).length;
+
+/** The snackbar with this text, and its colour (MUI's filled Alert class). */
+async function snackbar(text: string) {
+  const message = await screen.findByText(text);
+  const alert = message.closest('.MuiAlert-root');
+  return alert?.className.includes('MuiAlert-colorSuccess')
+    ? 'success'
+    : alert?.className.includes('MuiAlert-colorError')
+      ? 'error'
+      : '?';
+}
+
+async function openPage(event: EventDetail = eventDetail()) {
+  current = event;
+  renderAt(`/events/view/${event.id}`);
+  return screen.findByRole('heading', { name: event.name });
+}
+
+async function openMenu(row = ROW) {
+  fireEvent.click(await screen.findByRole('button', { name: row }));
+  return screen.findByRole('menu');
+}
+
+function choose(scope: HTMLElement, label: RegExp, option: string | RegExp) {
+  fireEvent.mouseDown(within(scope).getByRole('combobox', { name: label }));
+  fireEvent.click(within(screen.getByRole('listbox')).getByRole('option', { name: option }));
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  queryClient.clear();
+  requests = [];
+  current = eventDetail();
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+  localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(adminUser));
+  reloadSession();
+  routes = {
+    '/api/site/config': () => json(200, siteConfig),
+    '/api/events/view': () => json(200, { event: current, eventTypes: [] }),
+    '/api/events/get-all-parents': () =>
+      json(200, {
+        items: [
+          { id: 40, name: 'Ann Day', email: 'ann@hill.test' },
+          { id: 41, name: 'Ben Fox', email: 'ben@hill.test' },
+          { id: 42, name: 'Ada Zed', email: 'ada@hill.test' },
+        ],
+      }),
+    '/api/events/get-all-students': () =>
+      json(200, { items: [{ id: 60, name: 'Cal Lee', email: 'cal@hill.test' }] }),
+  };
+  stubFetch(
+    (path) => routes[path],
+    () => requests,
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  reloadSession();
+});
+
+describe('move a booking', () => {
+  it('offers the same teacher’s free times, sends update-slot-by-admin and reloads the event', async () => {
+    routes['/api/events/update-slot-by-admin'] = () => json(200, result('Booking changed.'));
+    await openPage();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move booking' });
+    expect(within(dialog).getByText('Now: Thu 12 Mar 2026, 16:10 with Mr Brown')).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /New time/ }));
+    const options = within(screen.getByRole('listbox')).getAllByRole('option');
+    // Mr Brown's 16:00 and 16:30 only: not his booked 16:10/16:20, not Ms Green's column.
+    expect(options.map((option) => option.textContent)).toEqual(['16:00–16:10', '16:30–16:40']);
+    expect(within(dialog).getByText('Thu 12 Mar 2026')).toBeTruthy();
+    fireEvent.click(options[1] as HTMLElement);
+    const before = viewCalls();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Move' }));
+    expect(await snackbar('Booking changed.')).toBe('success');
+    expect(posted('/api/events/update-slot-by-admin?id=5')).toEqual([
+      { bookingId: 900, slotId: 103, studentId: 50, subjectId: 2, guests: 0, gownSize: null },
+    ]);
+    await waitFor(() => expect(viewCalls()).toBeGreaterThan(before));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move booking' })).toBeNull());
+  });
+
+  it('shows a lost race (409) in red, keeps the dialog and reloads the grid', async () => {
+    routes['/api/events/update-slot-by-admin'] = () =>
+      json(409, {
+        message: 'Sorry, that time has just been taken. The grid now shows the times still free.',
+      });
+    await openPage();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move booking' });
+    choose(dialog, /New time/, '16:00–16:10');
+    const before = viewCalls();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Move' }));
+    expect(
+      await snackbar('Sorry, that time has just been taken. The grid now shows the times still free.'),
+    ).toBe('error');
+    await waitFor(() => expect(viewCalls()).toBeGreaterThan(before));
+    expect(screen.getByRole('dialog', { name: 'Move booking' })).toBeTruthy();
+  });
+});
+
+describe('confirm a booking', () => {
+  it('sends confirm-booking and marks the booking "Confirmed"', async () => {
+    routes['/api/events/confirm-booking'] = () =>
+      json(200, result('Booking confirmation sent.', [{ id: 900, confirmed: true }]));
+    await openPage();
+    expect(screen.queryByText('Confirmed')).toBeNull();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Confirm' }));
+    expect(await snackbar('Booking confirmation sent.')).toBe('success');
+    expect(posted('/api/events/confirm-booking?eventId=5')).toEqual([{ bookingId: 900 }]);
+    const table = screen.getByRole('table', { name: 'Bookings' });
+    expect(await within(table).findByText('Confirmed')).toBeTruthy();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Send confirmation again' }));
+  });
+
+  it('shows the server’s refusal in red', async () => {
+    routes['/api/events/confirm-booking'] = () => json(404, { message: 'Booking not found.' });
+    await openPage();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Confirm' }));
+    expect(await snackbar('Booking not found.')).toBe('error');
+    expect(screen.queryByText('Confirmed')).toBeNull();
+  });
+});
+
+describe('remove a booking', () => {
+  it('asks first; Cancel sends nothing, "Remove booking" sends remove-booking and reloads', async () => {
+    routes['/api/events/remove-booking'] = () => json(200, result('Booking cancelled.'));
+    await openPage();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Remove' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Remove this booking?' });
+    expect(
+      within(dialog).getByText(
+        'Ann Day · Jo Day, Thu 12 Mar 2026, 16:10 with Mr Brown. The family is told by email.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Remove this booking?' })).toBeNull());
+    expect(posted('/api/events/remove-booking?eventId=5')).toEqual([]);
+
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Remove' }));
+    dialog = await screen.findByRole('dialog', { name: 'Remove this booking?' });
+    const before = viewCalls();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove booking' }));
+    expect(await snackbar('Booking cancelled.')).toBe('success');
+    expect(posted('/api/events/remove-booking?eventId=5')).toEqual([{ bookingId: 900 }]);
+    await waitFor(() => expect(viewCalls()).toBeGreaterThan(before));
+  });
+
+  it('offers no actions on a cancelled booking', async () => {
+    await openPage(
+      eventDetail({
+        bookings: [eventDetail().bookings[0] ?? ({} as never)].map((b) => ({
+          ...b,
+          status: 'cancelled' as const,
+        })),
+      }),
+    );
+    expect(await screen.findByText('Cancelled')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: ROW })).toBeNull();
+  });
+});
+
+describe('book for a family', () => {
+  beforeEach(() => {
+    routes['/api/users/view-parent-for-admin'] = () =>
+      json(
+        200,
+        person({ id: 41, name: 'Ben Fox', children: [{ id: 51, name: 'Kit Fox', email: 'kit@hill.test' }] }),
+      );
+    routes['/api/users/view-student-for-admin'] = () =>
+      json(
+        200,
+        person({
+          id: 51,
+          name: 'Kit Fox',
+          roles: ['student'],
+          studies: [{ subjectId: 7, subjectName: 'Science', teacherId: 32, teacherName: 'Ms Green' }],
+        }),
+      );
+  });
+
+  it('parent-teacher: parent, their child (chosen when only one), teacher, time, subject → update-slot-by-admin', async () => {
+    routes['/api/events/update-slot-by-admin'] = () => json(200, result('Booking confirmed.'));
+    await openPage();
+    fireEvent.click(screen.getByRole('button', { name: 'Book for a family' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Book for a family' });
+
+    // Nothing chosen: the form says what is missing and sends nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Book' }));
+    expect(await within(dialog).findByText('Choose a parent')).toBeTruthy();
+    expect(within(dialog).getByText('Choose a teacher')).toBeTruthy();
+    expect(within(dialog).getByText('Choose a time')).toBeTruthy();
+
+    const parent = within(dialog).getByRole('combobox', { name: /^Parent/ });
+    fireEvent.change(parent, { target: { value: 'Ben' } });
+    const option = await screen.findByRole('option', { name: /Ben Fox/ });
+    expect(option.textContent).toContain('not booked yet');
+    fireEvent.click(option);
+
+    await waitFor(() =>
+      expect(within(dialog).getByRole('combobox', { name: /Child/ }).textContent).toBe('Kit Fox'),
+    );
+    // Kit's own teacher comes first, with the subject.
+    await waitFor(() => {
+      fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /Teacher/ }));
+      expect(
+        within(screen.getByRole('listbox'))
+          .getAllByRole('option')
+          .map((item) => item.textContent),
+      ).toEqual(['Ms Green — Science', 'Mr Brown']);
+    });
+    fireEvent.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'Ms Green — Science' }));
+    choose(dialog, /^Time/, '16:10–16:20');
+    choose(dialog, /Subject/, 'Science');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Book' }));
+
+    expect(await snackbar('Booking confirmed.')).toBe('success');
+    expect(posted('/api/events/update-slot-by-admin?id=5')).toEqual([
+      { slotId: 201, parentId: 41, studentId: 51, subjectId: 7 },
+    ]);
+    expect(requests.some((request) => request.path === '/api/users/view-parent-for-admin?id=41')).toBe(true);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Book for a family' })).toBeNull());
+  });
+
+  it('graduation: a student, a slot with places, guests and gown; a 409 stays open in red', async () => {
+    routes['/api/events/update-slot-by-admin'] = () =>
+      json(409, { message: 'That time overlaps another appointment for you or your child.' });
+    await openPage(graduation());
+    fireEvent.click(screen.getByRole('button', { name: 'Book for a family' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Book for a family' });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: /Parent or student/ }), {
+      target: { value: 'Cal' },
+    });
+    fireEvent.click(await screen.findByRole('option', { name: /Cal Lee/ }));
+    expect(within(dialog).queryByRole('combobox', { name: /Child/ })).toBeNull();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /^Time/ }));
+    // The full 20:00 slot is not offered.
+    expect(
+      within(screen.getByRole('listbox'))
+        .getAllByRole('option')
+        .map((item) => item.textContent),
+    ).toEqual(['18:00–20:00 · 1 place left']);
+    fireEvent.click(within(screen.getByRole('listbox')).getByRole('option'));
+    choose(dialog, /Guests/, '2');
+    choose(dialog, /Gown size/, 'M');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Book' }));
+    expect(await snackbar('That time overlaps another appointment for you or your child.')).toBe('error');
+    expect(posted('/api/events/update-slot-by-admin?id=6')).toEqual([
+      { slotId: 300, studentId: 60, guests: 2, gownSize: 'M' },
+    ]);
+    expect(screen.getByRole('dialog', { name: 'Book for a family' })).toBeTruthy();
+  });
+});
+
+describe('recipients: not booked yet', () => {
+  it('"Not booked yet (N)" shows only the recipients without a booking, and back', async () => {
+    await openPage();
+    const table = screen.getByRole('table', { name: 'Recipients' });
+    expect(within(table).getByText('Ann Day')).toBeTruthy();
+    const chip = screen.getByRole('button', { name: 'Not booked yet (2)' });
+    expect(chip.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(chip);
+    expect(chip.getAttribute('aria-pressed')).toBe('true');
+    expect(within(table).queryByText('Ann Day')).toBeNull();
+    expect(within(table).getByText('Ben Fox')).toBeTruthy();
+    expect(within(table).getByText('Cal Lee')).toBeTruthy();
+    fireEvent.click(chip);
+    expect(within(table).getByText('Ann Day')).toBeTruthy();
+  });
+
+  it('says so when everyone has booked', async () => {
+    const event = eventDetail();
+    await openPage({ ...event, recipients: event.recipients.map((item) => ({ ...item, booked: true })) });
+    fireEvent.click(screen.getByRole('button', { name: 'Not booked yet (0)' }));
+    expect(screen.getByText('Everyone on the list has booked.')).toBeTruthy();
+  });
+});
