@@ -140,6 +140,23 @@ describe('events/update-slot-for-booking', () => {
     expect(body.grid?.length).toBeGreaterThan(0);
   });
 
+  it('books siblings into one shared slot in one request (one idempotency key)', async () => {
+    const e2 = await evening(t);
+    const grid = (await parentPage(e2)).grid;
+    const slotId = freeSlots(grid, e2.teachers[0]?.id ?? 0)[2] ?? 0;
+    const both = await booked(e2, e2.parent.token, [
+      { slotId, studentId: e2.children[0]?.id, subjectId: e2.subjects[0] },
+      { slotId, studentId: e2.children[1]?.id, subjectId: e2.subjects[0] },
+    ]);
+    expect(both.created).toHaveLength(2);
+    const slot = await t.db
+      .selectFrom('slots')
+      .select('booked_count')
+      .where('id', '=', slotId)
+      .executeTakeFirstOrThrow();
+    expect(slot.booked_count).toBe(1);
+  });
+
   it('lets siblings share one appointment with a teacher they both have', async () => {
     const mine = (await parentPage(e)).bookings;
     const shared = mine[0];
@@ -309,6 +326,8 @@ describe('arrange for me', () => {
     const [c1, c2] = e.children;
     const items = [
       { studentId: c1?.id ?? 0, teacherId: e.teachers[0]?.id ?? 0, subjectId: e.subjects[0] ?? null },
+      // Both children see the Maths teacher: one shared appointment.
+      { studentId: c2?.id ?? 0, teacherId: e.teachers[0]?.id ?? 0, subjectId: e.subjects[0] ?? null },
       { studentId: c1?.id ?? 0, teacherId: e.teachers[1]?.id ?? 0, subjectId: e.subjects[1] ?? null },
       { studentId: c1?.id ?? 0, teacherId: e.teachers[2]?.id ?? 0, subjectId: e.subjects[2] ?? null },
       { studentId: c2?.id ?? 0, teacherId: e.teachers[3]?.id ?? 0, subjectId: e.subjects[3] ?? null },
@@ -323,13 +342,13 @@ describe('arrange for me', () => {
       200,
     );
     expect(proposal.message).toBe(BOOKING_TEXT.arranged);
-    expect(proposal.items.map((item) => item.time)).toEqual(['17:00', '17:10', '17:20', '17:30']);
+    expect(proposal.items.map((item) => item.time)).toEqual(['17:00', '17:00', '17:10', '17:20', '17:30']);
     const result = await booked(
       e,
       e.parent.token,
       proposal.items.map(({ slotId, studentId, subjectId }) => ({ slotId, studentId, subjectId })),
     );
-    expect(result.bookings).toHaveLength(4);
+    expect(result.bookings).toHaveLength(5);
     const none = expectStatus<{ message: string }>(
       await e.http.post(`events/arrange-slots?eventId=${e.eventId}`, e.otherParent.token, {
         items: [{ studentId: e.otherChild.id, teacherId: e.teachers[0]?.id ?? 0 }],

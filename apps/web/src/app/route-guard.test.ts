@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { safeReturnTo } from '../lib/navigation';
 import { findRoute, guardRoute, resolveAlias } from './route-guard';
 import { ROUTES } from './route-table';
 
@@ -110,18 +111,40 @@ describe('route guard: unauthenticated visitor', () => {
     });
   });
 
-  it.each(PRIVATE_PAGES)('sends %s to login', (path) => {
-    expect(guardRoute({ pathname: concrete(path), loggedIn: false })).toEqual({
+  it.each(PRIVATE_PAGES)('sends %s to login, to come back after', (path) => {
+    const pathname = concrete(path);
+    expect(guardRoute({ pathname, loggedIn: false })).toEqual({
       kind: 'redirect',
-      to: '/auth/login',
+      to: pathname === '/home' ? '/auth/login' : `/auth/login?returnTo=${encodeURIComponent(pathname)}`,
     });
+  });
+
+  it('keeps the query of the page to come back to', () => {
+    expect(guardRoute({ pathname: '/event/details-teacher', search: '?eventId=7', loggedIn: false })).toEqual(
+      { kind: 'redirect', to: '/auth/login?returnTo=%2Fevent%2Fdetails-teacher%3FeventId%3D7' },
+    );
   });
 
   it('sends an unknown address to login', () => {
     expect(guardRoute({ pathname: '/nowhere', loggedIn: false })).toEqual({
       kind: 'redirect',
-      to: '/auth/login',
+      to: '/auth/login?returnTo=%2Fnowhere',
     });
+  });
+
+  it('returns after login only to a path of this app', () => {
+    expect(safeReturnTo('/book/ptevent/ABC')).toBe('/book/ptevent/ABC');
+    expect(safeReturnTo('/event/details-parent?eventId=3')).toBe('/event/details-parent?eventId=3');
+    for (const bad of [
+      'https://evil.test',
+      '//evil.test',
+      '/\\evil.test',
+      '/auth/login',
+      '',
+      null,
+      undefined,
+    ])
+      expect(safeReturnTo(bad)).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { routeTo } from '@parley/domain/routes';
 import { matchPath } from 'react-router';
+import { loginFor } from '../lib/navigation';
 import { ALIASES, ROUTES, type RouteEntry } from './route-table';
 
 // Spec §4 route guard as a pure function of the address and the session:
@@ -49,7 +50,7 @@ export function guardRoute({ pathname, search = '', hash = '', loggedIn, isAdmin
   const route = findRoute(pathname);
   const access = route?.access ?? 'private'; // unknown addresses: login first, then "not found"
 
-  if (access === 'private' && !loggedIn) return { kind: 'redirect', to: routeTo('login') };
+  if (access === 'private' && !loggedIn) return { kind: 'redirect', to: loginFor(`${pathname}${search}`) };
   if (access === 'guest' && loggedIn) return { kind: 'redirect', to: routeTo('home') };
   if (route?.adminOnly && loggedIn && isAdmin === false) return { kind: 'redirect', to: routeTo('home') };
   return { kind: 'render', route };

@@ -31,6 +31,8 @@ export type ScreenId =
   | 'events'
   | 'event-view'
   | 'event-current'
+  | 'teacher-schedule'
+  | 'my-bookings'
   | 'admins'
   | 'admin-view'
   | 'teachers'
@@ -48,6 +50,7 @@ export type ScreenId =
   | 'profile'
   | 'settings'
   | 'dev-mailbox'
+  | 'booking'
   | 'placeholder';
 
 export type RouteEntry = {
@@ -103,12 +106,12 @@ export const ROUTES: readonly RouteEntry[] = [
   page('events', 'Events', { screen: 'events', adminOnly: true }),
   page('events.current', 'Current event', { screen: 'event-current', backArrow: true, adminOnly: true }),
   page('events.view', 'Event', { screen: 'event-view', backArrow: true, adminOnly: true }),
-  page('events.view-teacher-event', 'Teacher event', { backArrow: true }),
-  page('events.view-parent-event', 'Parent event', { backArrow: true }),
-  page('events.view-student-event', 'Student event', { backArrow: true }),
-  page('event.details-teacher', 'Event details', { backArrow: true }),
-  page('event.details-parent', 'Event details', { backArrow: true }),
-  page('event.details-student', 'Event details', { backArrow: true }),
+  page('events.view-teacher-event', 'Teacher event', { screen: 'teacher-schedule', backArrow: true }),
+  page('events.view-parent-event', 'Parent event', { screen: 'my-bookings', backArrow: true }),
+  page('events.view-student-event', 'Student event', { screen: 'my-bookings', backArrow: true }),
+  page('event.details-teacher', 'Event details', { screen: 'teacher-schedule', backArrow: true }),
+  page('event.details-parent', 'Event details', { screen: 'my-bookings', backArrow: true }),
+  page('event.details-student', 'Event details', { screen: 'my-bookings', backArrow: true }),
   page('load-test', 'Load test', { adminOnly: true }),
   // Spec §6: the school directory, welcome, school and billing are admin only.
   page('admins', 'Admins', { screen: 'admins', adminOnly: true }),
@@ -142,8 +145,12 @@ export const ROUTES: readonly RouteEntry[] = [
   page('settings', 'Settings', { screen: 'settings' }),
 
   // Booking layout (public)
-  page('book.event', 'Book event', { layout: 'booking', access: 'public' }),
-  page('book.ptevent', 'Book parent-teacher meeting', { layout: 'booking', access: 'public' }),
+  page('book.event', 'Book event', { layout: 'booking', access: 'public', screen: 'booking' }),
+  page('book.ptevent', 'Book parent-teacher meeting', {
+    layout: 'booking',
+    access: 'public',
+    screen: 'booking',
+  }),
 
   // Development
   {

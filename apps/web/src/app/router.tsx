@@ -12,6 +12,7 @@ import { ResetPasswordPage } from '../features/auth/components/reset-password-pa
 import { SetPasswordPage } from '../features/auth/components/set-password-page';
 import { VerifyEmailPage } from '../features/auth/components/verify-email-page';
 import { VerifySchoolPage } from '../features/auth/components/verify-school-page';
+import { BookingPage } from '../features/booking/components/booking-page';
 import { DevMailboxPage } from '../features/dev-mailbox/components/dev-mailbox-page';
 import { BulkAddPage } from '../features/directory/components/bulk-add-page';
 import { PeopleListPage } from '../features/directory/components/people-list-page';
@@ -23,6 +24,8 @@ import { CurrentEventPage } from '../features/events/components/current-event-pa
 import { EventViewPage } from '../features/events/components/event-view-page';
 import { EventsListPage } from '../features/events/components/events-list-page';
 import { HomePage } from '../features/home/components/home-page';
+import { MyBookingsPage } from '../features/my-events/components/my-bookings-page';
+import { TeacherSchedulePage } from '../features/my-events/components/teacher-schedule-page';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
 import { SchoolPage } from '../features/school/components/school-page';
@@ -53,6 +56,8 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   events: () => <EventsListPage />,
   'event-view': () => <EventViewPage />,
   'event-current': () => <CurrentEventPage />,
+  'teacher-schedule': () => <TeacherSchedulePage />,
+  'my-bookings': () => <MyBookingsPage />,
   admins: () => <PeopleListPage kind="admins" />,
   'admin-view': () => <PersonViewPage kind="admins" />,
   teachers: () => <PeopleListPage kind="teachers" />,
@@ -70,6 +75,7 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   profile: () => <ProfilePage />,
   settings: () => <SettingsPage />,
   'dev-mailbox': () => <DevMailboxPage />,
+  booking: () => <BookingPage />,
   placeholder: (route) => <PlaceholderPage title={route.title} />,
 };
 

@@ -101,6 +101,22 @@ describe('api client: headers and bodies (spec §7)', () => {
     expect(init.body).toBe(JSON.stringify({ email: 'a@b.co' }));
   });
 
+  it('adds extra headers without letting them replace the standard ones', async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => json(200, {}));
+    const client = createApiClient({ fetch: fetchMock, getToken: () => 'tok' });
+    await client.get('events/book-event', {
+      query: { code: 'ABC' },
+      headers: { 'X-Booking-Link': 'link-1', 'X-Requested-With': 'other' },
+    });
+    const headers = new Headers(lastInit(fetchMock).headers);
+    expect(headers.get('X-Booking-Link')).toBe('link-1');
+    expect(headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+    expect(headers.get('Authorization')).toBe('Bearer tok');
+    await client.post('events/remove-booking', { bookingId: 1 }, { headers: { 'X-Booking-Link': 'link-2' } });
+    expect(new Headers(lastInit(fetchMock).headers).get('X-Booking-Link')).toBe('link-2');
+    expect(new Headers(lastInit(fetchMock).headers).get('Content-Type')).toBe('application/json');
+  });
+
   it('sends no Authorization header without a token', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => json(200, {}));
     const client = createApiClient({ fetch: fetchMock, getToken: () => null });

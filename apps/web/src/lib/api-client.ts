@@ -38,6 +38,8 @@ export type RequestOptions = {
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. the booking page's personal link); they cannot replace the standard ones. */
+  headers?: Record<string, string>;
 };
 
 export type ApiClientOptions = {
@@ -112,7 +114,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const upperMethod = method.toUpperCase();
 
     for (let attempt = 0; ; attempt++) {
-      const headers = new Headers({ Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' });
+      const headers = new Headers(requestOptions.headers);
+      headers.set('Accept', 'application/json');
+      headers.set('X-Requested-With', 'XMLHttpRequest');
       const token = getToken();
       if (token) headers.set('Authorization', `Bearer ${token}`);
 

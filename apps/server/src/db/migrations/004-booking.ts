@@ -37,8 +37,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_student_teacher_once
     EXCLUDE USING gist (event_id WITH =, teacher_id WITH =, student_id WITH =, slot_id WITH <>)
     WHERE (status = 'booked')`.execute(db);
-  // One live booking per idempotency key and booker; a replay finds it instead of booking again.
-  await sql`CREATE UNIQUE INDEX bookings_idempotency_key ON bookings (booked_by, idempotency_key, slot_id)
+  // One booking per idempotency key, booker, slot and child (siblings share a slot in one request); a
+  // replay finds them instead of booking again.
+  await sql`CREATE UNIQUE INDEX bookings_idempotency_key
+    ON bookings (booked_by, idempotency_key, slot_id, coalesce(student_id, 0))
     WHERE idempotency_key IS NOT NULL`.execute(db);
 
   // A personal booking link: an "event" token names the one event it opens (invitation mails).

@@ -205,13 +205,14 @@ export async function arrange(ctx: AppContext, booker: Booker, eventId: number, 
   for (const section of tried) {
     const earliest = body.earliest ? localToInstant(section.date, body.earliest, zone) : null;
     const latest = body.latest ? localToInstant(section.date, body.latest, zone) : null;
-    const needs: ArrangeNeed[] = items.map((item, index) => ({
-      key: String(index),
+    // One appointment per teacher: siblings who share a teacher are seen together in one slot.
+    const needs: ArrangeNeed[] = [...new Set(items.map((item) => item.teacherId))].map((teacherId) => ({
+      key: String(teacherId),
       candidates: slots
         .filter(
           (slot) =>
             slot.section_id === section.id &&
-            slot.teacher_id === item.teacherId &&
+            slot.teacher_id === teacherId &&
             slot.booked_count < slot.capacity,
         )
         .map((slot) => ({ slotId: slot.id, startsAt: slot.starts_at, endsAt: slot.ends_at })),
@@ -225,24 +226,27 @@ export async function arrange(ctx: AppContext, booker: Booker, eventId: number, 
     });
     if (!picks) continue;
     const names = new Map(slots.map((slot) => [slot.id, slot.teacher_name ?? '']));
+    const byTeacher = new Map(picks.map((pick) => [Number(pick.key), pick]));
     return {
       message: BOOKING_TEXT.arranged,
-      items: picks
-        .map((pick) => {
-          const item = items[Number(pick.key)];
-          if (!item) throw new Error('arrange returned an unknown key');
-          return {
-            slotId: pick.slotId,
-            studentId: item.studentId,
-            teacherId: item.teacherId,
-            subjectId: item.subjectId,
-            teacherName: names.get(pick.slotId) ?? '',
-            startsAt: pick.startsAt.toISOString(),
-            time: formatLocalTime(pick.startsAt, zone),
-            endTime: formatLocalTime(pick.endsAt, zone),
-          };
+      items: items
+        .flatMap((item) => {
+          const pick = byTeacher.get(item.teacherId);
+          if (!pick) return [];
+          return [
+            {
+              slotId: pick.slotId,
+              studentId: item.studentId,
+              teacherId: item.teacherId,
+              subjectId: item.subjectId,
+              teacherName: names.get(pick.slotId) ?? '',
+              startsAt: pick.startsAt.toISOString(),
+              time: formatLocalTime(pick.startsAt, zone),
+              endTime: formatLocalTime(pick.endsAt, zone),
+            },
+          ];
         })
-        .sort((a, b) => a.startsAt.localeCompare(b.startsAt)),
+        .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.studentId - b.studentId),
     };
   }
   throw conflict(BOOKING_TEXT.noArrangement);
@@ -495,6 +499,7 @@ async function runChange(
   eventId: number,
   party: Party,
   change: Change,
+  retried = false,
 ): Promise<BookingResult> {
   let seen: repo.BookingEventRow | undefined;
   try {
@@ -524,9 +529,9 @@ async function runChange(
     });
     return { message: result.message, bookings: result.bookings, created: result.created };
   } catch (error) {
-    if (isReplay(error) && change.idempotencyKey) {
-      // The same request committed in parallel: answer with what it made.
-      return runChange(ctx, booker, eventId, party, change);
+    if (isReplay(error) && change.idempotencyKey && !retried) {
+      // The same request committed in parallel: answer (once) with what it made.
+      return runChange(ctx, booker, eventId, party, change, true);
     }
     const rule = error instanceof HttpError ? error : constraintConflict(error);
     if (!rule) throw error;

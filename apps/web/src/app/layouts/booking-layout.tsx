@@ -43,7 +43,7 @@ export function BookingLayout() {
       </AppBar>
       <Container
         component="main"
-        maxWidth="md"
+        maxWidth="lg"
         sx={{ pt: { xs: 2, md: 3 }, pb: showBottomBar ? `${BOTTOM_BAR_HEIGHT + 24}px` : { xs: 2, md: 3 } }}
       >
         <Outlet />

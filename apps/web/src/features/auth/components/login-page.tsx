@@ -8,7 +8,7 @@ import { routeTo } from '@parley/domain/routes';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { useColorMode } from '../../../components/color-mode';
 import { FormAlert } from '../../../components/form-alert';
@@ -16,6 +16,7 @@ import { FormCard } from '../../../components/form-card';
 import { FormTextField } from '../../../components/form-text-field';
 import { TurnstileWidget } from '../../../components/turnstile-widget';
 import { errorLines } from '../../../lib/api-client';
+import { safeReturnTo } from '../../../lib/navigation';
 import { useSiteConfig } from '../../../lib/site-config';
 import { BUTTONS, LABELS, LINKS, PAGE_TITLES } from '../../../lib/ui-text';
 import { completeLogin, login } from '../api';
@@ -27,6 +28,7 @@ type FormOutput = z.output<typeof schema>;
 
 export function LoginPage() {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
   const { config } = useSiteConfig();
   const { mode } = useColorMode();
   const siteKey = config.turnstileSiteKey;
@@ -47,7 +49,7 @@ export function LoginPage() {
     mutationFn: login,
     onSuccess: (response) => {
       completeLogin(response);
-      navigate(routeTo('home'), { replace: true });
+      navigate(safeReturnTo(searchParams.get('returnTo')) ?? routeTo('home'), { replace: true });
     },
     onError: () => {
       if (siteKey) setBotCheckReset((count) => count + 1); // bot-check tokens are single use

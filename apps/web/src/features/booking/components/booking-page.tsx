@@ -1,0 +1,139 @@
+import LoginIcon from '@mui/icons-material/Login';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { BOOKING_TEXT, type BookingPage as BookingPageData, type MyBooking } from '@parley/domain/booking';
+import { routeTo } from '@parley/domain/routes';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { useSnackbar } from '../../../components/snackbar';
+import { serverMessage } from '../../../lib/api-client';
+import { loginFor } from '../../../lib/navigation';
+import { type BookingAccess, bookingPageQuery, GRID_POLL_MS } from '../api';
+import {
+  BOOKING_LINK_PARAM,
+  forgetBookingLink,
+  readBookingLink,
+  saveBookingLink,
+  searchWithoutLink,
+} from '../booking-link';
+import { BOOKING_UI } from '../booking-text';
+import { bookingChildren } from '../pt-selection';
+import { BookingHeader } from './booking-header';
+import { MyBookingsCard } from './my-bookings-card';
+import { PlaceBooking } from './place-booking';
+import { type ChangeRequest, PtBookingFlow } from './pt-booking-flow';
+import { useCancelBooking } from './use-cancel-booking';
+
+/** A visitor who is neither logged in nor came with a personal link. */
+function LoginPrompt() {
+  const { pathname } = useLocation();
+  return (
+    <Alert
+      severity="info"
+      action={
+        <Button color="inherit" component={RouterLink} to={loginFor(pathname)} startIcon={<LoginIcon />}>
+          {BOOKING_UI.logIn}
+        </Button>
+      }
+      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+    >
+      {BOOKING_TEXT.loginToBook}
+    </Alert>
+  );
+}
+
+function BookingView({ access, page }: { access: BookingAccess; page: BookingPageData }) {
+  const { event, viewer } = page;
+  const cancel = useCancelBooking(access, event.id);
+  const [changeRequest, setChangeRequest] = useState<ChangeRequest | null>(null);
+  const childList = useMemo(() => bookingChildren(page), [page]);
+  const requestChange = (booking: MyBooking) =>
+    setChangeRequest((current) => ({ booking, nonce: (current?.nonce ?? 0) + 1 }));
+
+  return (
+    <Stack spacing={2}>
+      <BookingHeader event={event} viewer={viewer} />
+      {viewer === null ? <LoginPrompt /> : null}
+      {viewer && event.isOpen && event.eventTypeGroupInt === 1 ? (
+        <PtBookingFlow
+          access={access}
+          page={page}
+          childList={childList}
+          changeRequest={changeRequest}
+          onCancel={cancel.ask}
+        />
+      ) : null}
+      {viewer && event.isOpen && event.eventTypeGroupInt !== 1 ? (
+        <PlaceBooking
+          access={access}
+          page={page}
+          viewer={viewer}
+          childList={childList}
+          changeRequest={changeRequest}
+          onCancel={cancel.ask}
+        />
+      ) : null}
+      {viewer ? (
+        <MyBookingsCard
+          bookings={page.bookings}
+          canChange={event.isOpen}
+          onChange={requestChange}
+          onCancel={cancel.ask}
+        />
+      ) : null}
+      {cancel.dialog}
+    </Stack>
+  );
+}
+
+function BookingScreen({ code }: { code: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const showSnackbar = useSnackbar();
+  const linkParam = new URLSearchParams(location.search).get(BOOKING_LINK_PARAM);
+  const link = linkParam || readBookingLink(code);
+  const access = useMemo<BookingAccess>(() => ({ code, link }), [code, link]);
+
+  // The personal link: kept for this tab, then taken out of the address bar.
+  useEffect(() => {
+    if (!linkParam) return;
+    saveBookingLink(code, linkParam);
+    navigate(
+      { pathname: location.pathname, search: searchWithoutLink(location.search) ?? '', hash: location.hash },
+      { replace: true },
+    );
+  }, [code, linkParam, location.pathname, location.search, location.hash, navigate]);
+
+  const page = useQuery({
+    ...bookingPageQuery(access),
+    refetchOnWindowFocus: true,
+    // Booking events, ticketed and graduation: their grid is the page's own; keep it live too.
+    refetchInterval: (query) => {
+      const event = query.state.data?.event;
+      return event && event.eventTypeGroupInt !== 1 && event.isOpen && query.state.data?.viewer
+        ? GRID_POLL_MS
+        : false;
+    },
+  });
+
+  // Spec §4/§8: a code that does not load shows the server's message and goes home.
+  const failed = page.isError && !page.data;
+  useEffect(() => {
+    if (!failed) return;
+    if (link) forgetBookingLink(code);
+    showSnackbar(serverMessage(page.error, BOOKING_UI.loadFailed), 'error');
+    navigate(routeTo('home'), { replace: true });
+  }, [failed, page.error, link, code, showSnackbar, navigate]);
+
+  if (!page.data) return <PageSkeleton />;
+  return <BookingView access={access} page={page.data} />;
+}
+
+/** /book/ptevent/{code} and /book/event/{code}: the public booking pages. */
+export function BookingPage() {
+  const { code = '' } = useParams();
+  return <BookingScreen key={code} code={code} />;
+}
