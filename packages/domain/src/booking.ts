@@ -20,7 +20,7 @@ export const BOOKING_TEXT = {
   notYourChild: 'That student is not one of your children.',
   noChildren: 'There are no children linked to your account. Please contact the school.',
   teacherNotInEvent: 'That teacher is not taking appointments at this event.',
-  slotNotInEvent: 'That time is not part of this event.',
+  slotNotInEvent: 'That time is not part of this event, or it has passed.',
   slotTaken: 'Sorry, that time has just been taken. The grid now shows the times still free.',
   overlap: 'That time overlaps another appointment for you or your child.',
   sameTeacher: 'You already have an appointment with this teacher. Change it instead of booking another.',
@@ -57,6 +57,8 @@ export const MY_EVENTS_TEXT = {
   addToCalendar: 'Add to Calendar',
   mobileRequired: 'Mobile Device Required',
   calendarReminder: 'Reminder: 1 day before',
+  /** An event with no sections yet. */
+  datesToCome: 'Dates to be announced.',
 } as const;
 
 // ── fields ───────────────────────────────────────────────────────────────────────────────────────────

@@ -145,23 +145,26 @@ export function eventMessageMail(
   });
 }
 
-/** The school changed or removed an event, and these bookings of one family were cancelled. */
+/** Why a family's bookings were cancelled by the school. */
+export type CancelReason = 'timesChanged' | 'eventDeleted' | 'teacherLeft';
+
+/** The school changed or removed an event (or a teacher left), and these bookings of one family were cancelled. */
 export function bookingsCancelledMail(
   who: Who,
-  change: { eventName: string; eventDeleted: boolean; bookings: string[]; url: string },
+  change: { eventName: string; reason: CancelReason; bookings: string[]; url: string },
 ): OutgoingMail {
+  const deleted = change.reason === 'eventDeleted';
+  const why = {
+    eventDeleted: `${who.schoolName} has cancelled ${change.eventName}, so these bookings no longer stand:`,
+    timesChanged: `${who.schoolName} changed the times of ${change.eventName}, so these bookings were cancelled:`,
+    teacherLeft: `A teacher is no longer taking appointments at ${change.eventName}, so these bookings were cancelled:`,
+  }[change.reason];
   return composeMail({
     ...who,
     subject: `${change.eventName}: your booking was cancelled`,
     greeting: `Hello ${who.firstName},`,
-    lines: [
-      change.eventDeleted
-        ? `${who.schoolName} has cancelled ${change.eventName}, so these bookings no longer stand:`
-        : `${who.schoolName} changed the times of ${change.eventName}, so these bookings were cancelled:`,
-      ...change.bookings,
-      ...(change.eventDeleted ? [] : ['Please choose a new time on the booking page.']),
-    ],
-    action: change.eventDeleted
+    lines: [why, ...change.bookings, ...(deleted ? [] : ['Please choose a new time on the booking page.'])],
+    action: deleted
       ? { label: `Open ${who.product}`, url: `${who.appUrl}/home` }
       : { label: 'Book again', url: change.url },
   });

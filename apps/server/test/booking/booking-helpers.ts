@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingPage, BookingResult } from '@parley/domain/booking';
+import type { HomeData } from '@parley/domain/home';
 import type { LightMyRequestResponse } from 'fastify';
+import { issueToken } from '../../src/modules/tokens/tokens.repository';
 import {
   type Api,
   addMember,
+  addPerson,
   addSubject,
   api,
   expectStatus,
@@ -15,6 +18,7 @@ import {
   daysAhead,
   type EventSchool,
   eventSchool,
+  type SectionBody,
 } from '../events/events-helpers';
 import type { TestApp } from '../test-app';
 
@@ -34,30 +38,63 @@ export type Evening = EventSchool & {
   otherChild: Member;
 };
 
-/** 16:00–18:00 on a day ahead, 10-minute slots, four teachers (Maths, English, Science, Art), enabled. */
-export async function evening(
+/**
+ * A person of the admin's school made through the API (create-*, no invitation mail) with a session
+ * issued straight into auth_tokens, as a login would: no argon2 hash, so a fixture of many people stays
+ * fast. Use addMember where the invitation and password pages are what is being tested.
+ */
+export async function quickMember(
   t: TestApp,
-  options: { timezone?: string; travelMinutes?: number; maxAppointmentsPerChild?: number } = {},
-): Promise<Evening> {
-  const school = await eventSchool(t, 'Booking Academy', options.timezone);
+  adminToken: string,
+  role: 'teacher' | 'parent' | 'student',
+  body: Record<string, unknown> = {},
+): Promise<Member> {
+  const person = await addPerson(t, adminToken, role, { ...body, sendInvite: false });
+  return { ...person, token: await sessionFor(t, person.id) };
+}
+
+/** A fresh access token for an existing user (what a login issues). */
+export async function sessionFor(t: TestApp, userId: number): Promise<string> {
+  const user = await t.db
+    .selectFrom('users')
+    .select('school_id')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return issueToken(t.db, { userId, schoolId: user.school_id, kind: 'access' });
+}
+
+export type EveningOptions = {
+  timezone?: string;
+  travelMinutes?: number;
+  maxAppointmentsPerChild?: number;
+  /** People get their sessions straight from the token table (quickMember) instead of the invitation link. */
+  quick?: boolean;
+  /** The school's name (Booking Academy). */
+  schoolName?: string;
+};
+
+/** 16:00–18:00 on a day ahead, 10-minute slots, four teachers (Maths, English, Science, Art), enabled. */
+export async function evening(t: TestApp, options: EveningOptions = {}): Promise<Evening> {
+  const school = await eventSchool(t, options.schoolName ?? 'Booking Academy', options.timezone);
   const http = api(t.app);
   const token = school.admin.token;
+  const member = options.quick ? quickMember : addMember;
   const subjects = await Promise.all(
     ['Maths', 'English', 'Science', 'Art'].map((name) => addSubject(t, token, name)),
   );
   const teachers: Member[] = [];
   for (const subjectId of subjects) {
-    teachers.push(await addMember(t, token, 'teacher', { subjectIds: [subjectId] }));
+    teachers.push(await member(t, token, 'teacher', { subjectIds: [subjectId] }));
   }
-  const parent = await addMember(t, token, 'parent');
-  const otherParent = await addMember(t, token, 'parent');
+  const parent = await member(t, token, 'parent');
+  const otherParent = await member(t, token, 'parent');
   const taught = (indexes: number[]) =>
     indexes.map((index) => ({ subjectId: subjects[index] ?? 0, teacherId: teachers[index]?.id ?? 0 }));
   const children = [
-    await addMember(t, token, 'student', { parentIds: [parent.id], subjects: taught([0, 1, 2]) }),
-    await addMember(t, token, 'student', { parentIds: [parent.id], subjects: taught([0, 3]) }),
+    await member(t, token, 'student', { parentIds: [parent.id], subjects: taught([0, 1, 2]) }),
+    await member(t, token, 'student', { parentIds: [parent.id], subjects: taught([0, 3]) }),
   ];
-  const otherChild = await addMember(t, token, 'student', {
+  const otherChild = await member(t, token, 'student', {
     parentIds: [otherParent.id],
     subjects: taught([0, 1]),
   });
@@ -93,6 +130,35 @@ export async function evening(
     otherParent,
     otherChild,
   };
+}
+
+export type KindEvent = { http: Api; eventId: number; code: string; sectionIds: number[] };
+
+/**
+ * Another event of the school (created and enabled through the API): its options set with events/update
+ * (usersPerSlot, guestAllowance, gownSizes…) and its sections added.
+ */
+export async function kindEvent(
+  t: TestApp,
+  school: EventSchool & { http: Api },
+  kind: keyof EventSchool['types'],
+  name: string,
+  options: Record<string, unknown>,
+  sections: SectionBody[],
+): Promise<KindEvent> {
+  const token = school.admin.token;
+  const eventId = await createEvent(school.http, token, name, school.types[kind]);
+  if (Object.keys(options).length > 0)
+    expectStatus(await school.http.post(`events/update?id=${eventId}`, token, options), 200);
+  const sectionIds: number[] = [];
+  for (const section of sections)
+    sectionIds.push((await createSection(school.http, token, eventId, section)).id);
+  const event = await t.db
+    .selectFrom('events')
+    .select('code')
+    .where('id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return { http: school.http, eventId, code: event.code, sectionIds };
 }
 
 export function page(
@@ -142,4 +208,23 @@ export async function booked(
   extra: { cancelBookingIds?: number[]; idempotencyKey?: string } = {},
 ): Promise<BookingResult> {
   return expectStatus<BookingResult>(await book(e, token, items, extra), 200);
+}
+
+/** POST events/add-recipients?saveme=1 as the school's admin. */
+export async function addRecipients(
+  school: { http: Api; admin: { token: string } },
+  eventId: number,
+  userIds: number[],
+): Promise<void> {
+  expectStatus(
+    await school.http.post(`events/add-recipients?eventId=${eventId}&saveme=1`, school.admin.token, {
+      userIds,
+    }),
+    200,
+  );
+}
+
+/** GET site/index: the home data, My Events lists included. */
+export async function home(e: { http: Api }, token: string): Promise<HomeData> {
+  return expectStatus<HomeData>(await e.http.get('site/index', token), 200);
 }

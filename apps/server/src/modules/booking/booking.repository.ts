@@ -200,61 +200,66 @@ export type GridTeachers = number[] | { ofSlots: number[]; also?: number[] };
 
 /** Slots of an event (for some teachers, or all) with where they are. */
 export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: GridTeachers) {
-  return db
-    .selectFrom('slots as sl')
-    .innerJoin('sections as s', 's.id', 'sl.section_id')
-    .leftJoin('section_teachers as st', (join) =>
-      join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
-    )
-    .leftJoin('users as t', 't.id', 'sl.teacher_id')
-    .select([
-      'sl.id',
-      'sl.section_id',
-      'sl.teacher_id',
-      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
-      'sl.starts_at',
-      'sl.ends_at',
-      'sl.capacity',
-      'sl.booked_count',
-      sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
-      's.starts_at as section_starts_at',
-    ])
-    .where('sl.school_id', '=', schoolId)
-    .where('sl.event_id', '=', eventId)
-    .$if(Array.isArray(teachers), (qb) =>
-      qb.where('sl.teacher_id', 'in', Array.isArray(teachers) && teachers.length > 0 ? teachers : [0]),
-    )
-    .$if(teachers !== undefined && !Array.isArray(teachers), (qb) => {
-      const { ofSlots = [], also = [] } = teachers && !Array.isArray(teachers) ? teachers : {};
-      return qb.where((eb) =>
-        eb.or([
-          eb(
-            'sl.teacher_id',
-            'in',
-            eb
-              .selectFrom('slots as of')
-              .select('of.teacher_id')
-              .where('of.id', 'in', ofSlots.length > 0 ? ofSlots : [0]),
-          ),
-          eb('sl.teacher_id', 'in', also.length > 0 ? also : [0]),
-        ]),
-      );
-    })
-    .orderBy('s.starts_at')
-    .orderBy('sl.section_id')
-    .orderBy('teacher_name')
-    .orderBy('sl.teacher_id')
-    .orderBy('sl.starts_at')
-    .execute();
+  return (
+    db
+      .selectFrom('slots as sl')
+      .innerJoin('sections as s', 's.id', 'sl.section_id')
+      .leftJoin('section_teachers as st', (join) =>
+        join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+      )
+      .leftJoin('users as t', 't.id', 'sl.teacher_id')
+      .select([
+        'sl.id',
+        'sl.section_id',
+        'sl.teacher_id',
+        sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+        'sl.starts_at',
+        'sl.ends_at',
+        'sl.capacity',
+        'sl.booked_count',
+        sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+        's.starts_at as section_starts_at',
+      ])
+      .where('sl.school_id', '=', schoolId)
+      .where('sl.event_id', '=', eventId)
+      // A family never sees, nor books, a time that has passed.
+      .where('sl.starts_at', '>', sql<Date>`now()`)
+      .$if(Array.isArray(teachers), (qb) =>
+        qb.where('sl.teacher_id', 'in', Array.isArray(teachers) && teachers.length > 0 ? teachers : [0]),
+      )
+      .$if(teachers !== undefined && !Array.isArray(teachers), (qb) => {
+        const { ofSlots = [], also = [] } = teachers && !Array.isArray(teachers) ? teachers : {};
+        return qb.where((eb) =>
+          eb.or([
+            eb(
+              'sl.teacher_id',
+              'in',
+              eb
+                .selectFrom('slots as of')
+                .select('of.teacher_id')
+                .where('of.id', 'in', ofSlots.length > 0 ? ofSlots : [0]),
+            ),
+            eb('sl.teacher_id', 'in', also.length > 0 ? also : [0]),
+          ]),
+        );
+      })
+      .orderBy('s.starts_at')
+      .orderBy('sl.section_id')
+      .orderBy('teacher_name')
+      .orderBy('sl.teacher_id')
+      .orderBy('sl.starts_at')
+      .execute()
+  );
 }
 
-/** The event's slots among these ids, unlocked (the booking takes its place with takePlaces). */
+/** The event's slots still to come among these ids, unlocked (the booking takes its place with takePlaces). */
 export function eventSlots(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
   return db
     .selectFrom('slots')
     .select(['id', 'teacher_id', 'starts_at', 'ends_at', 'capacity', 'booked_count'])
     .where('school_id', '=', schoolId)
     .where('event_id', '=', eventId)
+    .where('starts_at', '>', sql<Date>`now()`)
     .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
     .execute();
 }

@@ -67,7 +67,7 @@ async function summaries(
       eventDetails:
         row.first_starts_at && row.last_ends_at
           ? sectionLabel(row.first_starts_at, row.last_ends_at, zone)
-          : EVENT_TEXT.disabledNotice,
+          : MY_EVENTS_TEXT.datesToCome,
       location: row.location,
       calendarStatus: 'notAdded',
       teacherBookingDetails: role === 'teacher' ? bookingDetails : null,

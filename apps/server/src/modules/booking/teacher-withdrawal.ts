@@ -41,7 +41,7 @@ export async function withdrawTeacher(
       .execute();
     const slotIds = slots.map((slot) => slot.id);
     const bookings = await events.liveBookingsOnSlots(trx, schoolId, slotIds);
-    await cancelAndNotify(ctx, trx, school, event, bookings, false);
+    await cancelAndNotify(ctx, trx, school, event, bookings, 'teacherLeft');
     await events.deleteSlots(trx, schoolId, slotIds);
     cancelled += bookings.length;
   }

@@ -486,7 +486,7 @@ export async function deleteEvent(ctx: AppContext, schoolId: number, eventId: nu
     const live = await repo.liveBookingsOfEvent(trx, schoolId, eventId);
     const school = await loadSchool(trx, schoolId);
     if (live.length > 0 && !confirm) throw affectedConflict(live, school.timezone, 'Deleting this event');
-    await cancelAndNotify(ctx, trx, school, event, live, true);
+    await cancelAndNotify(ctx, trx, school, event, live, 'eventDeleted');
     await repo.deleteEvent(trx, schoolId, eventId);
     return { id: eventId, message: EVENT_TEXT.deleted };
   });

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database';
 import type { SlotsTable } from '../../db/schema';
 import { HttpError, notFound, unprocessable } from '../../lib/http-error';
 import { enqueueMails } from '../../mail/outbox.repository';
-import { bookingsCancelledMail } from '../../mail/templates';
+import { bookingsCancelledMail, type CancelReason } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
 import * as repo from './events.repository';
 import {
@@ -132,7 +132,7 @@ export async function cancelAndNotify(
   school: School,
   event: repo.EventRow,
   bookings: repo.BookingRow[],
-  eventDeleted: boolean,
+  reason: CancelReason,
 ): Promise<void> {
   if (bookings.length === 0) return;
   await repo.cancelBookings(
@@ -165,7 +165,7 @@ export async function cancelAndNotify(
           to,
           firstName: family.firstName,
         },
-        { eventName: event.name, eventDeleted, bookings: family.lines, url },
+        { eventName: event.name, reason, bookings: family.lines, url },
       ),
     ),
   );
@@ -183,7 +183,7 @@ async function applyChanges(
 ): Promise<number> {
   const affected = changes.flatMap((change) => change.affected);
   if (affected.length > 0 && !confirm) throw affectedConflict(affected, school.timezone, action);
-  await cancelAndNotify(ctx, trx, school, event, affected, false);
+  await cancelAndNotify(ctx, trx, school, event, affected, 'timesChanged');
   await repo.deleteSlots(
     trx,
     school.id,
@@ -316,7 +316,7 @@ export async function deleteSection(
     if (change.affected.length > 0 && !confirm) {
       throw affectedConflict(change.affected, school.timezone, 'Deleting this section');
     }
-    await cancelAndNotify(ctx, trx, school, event, change.affected, false);
+    await cancelAndNotify(ctx, trx, school, event, change.affected, 'timesChanged');
     await repo.deleteSection(trx, schoolId, sectionId);
     return {
       id: sectionId,

@@ -292,7 +292,12 @@ export async function deleteUserUnlessBooked(db: Db, schoolId: number, userId: n
             .selectFrom('bookings')
             .select('bookings.id')
             .where((b) =>
-              b.or([b('bookings.parent_id', '=', userId), b('bookings.student_id', '=', userId)]),
+              b.or([
+                b('bookings.parent_id', '=', userId),
+                b('bookings.student_id', '=', userId),
+                // A teacher's held appointments are records too (deleting them would drop their slots).
+                b('bookings.teacher_id', '=', userId),
+              ]),
             ),
         ),
       ),
