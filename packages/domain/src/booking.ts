@@ -16,7 +16,6 @@ export const BOOKING_TEXT = {
   loginToBook: 'Log in to book, or open the personal link in your invitation email.',
   notOpenYet: (label: string) => `Bookings open on ${label}.`,
   closed: 'Bookings for this event are closed.',
-  notInvited: 'You are not on the list for this event. Please contact the school.',
   notYourChild: 'That student is not one of your children.',
   noChildren: 'There are no children linked to your account. Please contact the school.',
   teacherNotInEvent: 'That teacher is not taking appointments at this event.',

@@ -234,6 +234,7 @@ describe('site/index My Events for parents and students', () => {
     );
     const body = await home(e, child(0).token);
     const scanning = body.studentOpenEventsSummary.filter((item) => item.iCanScan).map((item) => item.id);
+    // Listed because they scan there, even without an invitation or a booking.
     expect(scanning).toEqual([ticketed.eventId]);
     // Another student invited to the same concert does not scan.
     await addRecipients(e, ticketed.eventId, [child(1).id]);

@@ -111,6 +111,22 @@ describe('events/user-slots-for-pt', () => {
     expect(body.errors.subjectTeacherData).toEqual(['subjectTeacherData must be JSON']);
     expectStatus(await e.http.get('events/user-slots-for-pt', e.parent.token), 422);
   });
+
+  it("gives an admin a family's grid with parentId, and nobody else", async () => {
+    const asAdmin = expectStatus<{ grid: BookingPage['grid']; bookings: Array<{ id: number }> }>(
+      await userSlots(e.admin.token, `&parentId=${e.parent.id}`),
+      200,
+    );
+    expect(asAdmin.bookings.map((b) => b.id)).toEqual(bookingIds);
+    const mineInGrid = asAdmin.grid.flatMap((group) => group.slots).flatMap((slot) => slot.myBookingId ?? []);
+    expect(mineInGrid.sort()).toEqual([...bookingIds].sort());
+    // A parent's parentId changes nothing: they see their own grid.
+    const other = expectStatus<{ bookings: unknown[] }>(
+      await userSlots(e.otherParent.token, `&parentId=${e.parent.id}`),
+      200,
+    );
+    expect(other.bookings).toEqual([]);
+  });
 });
 
 describe('events/booking-data-for-student', () => {

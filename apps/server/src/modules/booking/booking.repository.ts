@@ -537,6 +537,7 @@ export function openEventsFor(
       ? sql<boolean>`exists (select 1 from section_teachers st join sections s2 on s2.id = st.section_id
           where s2.event_id = e.id and st.teacher_id = ${userId})`
       : sql<boolean>`(exists (select 1 from event_recipients r where r.event_id = e.id and r.user_id = ${userId})
+          or exists (select 1 from event_scanners es where es.event_id = e.id and es.user_id = ${userId})
           or ${mine} > 0)`;
   return db
     .selectFrom('events as e')

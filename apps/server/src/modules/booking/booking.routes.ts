@@ -56,7 +56,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
     '/events/user-slots-for-pt',
     { schema: { tags, security, querystring: userSlotsQuery, response: ok(userSlotsResponse) } },
     async (request) =>
-      booking.userSlots(ctx, await booker(request), request.query.eventId, request.query.subjectTeacherData),
+      booking.userSlots(
+        ctx,
+        await booker(request),
+        request.query.eventId,
+        request.query.subjectTeacherData,
+        request.query.parentId,
+      ),
   );
 
   api.post(

@@ -34,6 +34,9 @@ type Party = {
   studentId: number | null;
 };
 
+/** An admin session (a personal link never is one). */
+const isAdmin = (booker: Booker) => booker.roles.includes('admin') && !booker.viaLink;
+
 function partyOf(booker: Booker): Party {
   const role = bookingRole(booker);
   if (!role) throw forbidden(SERVER_TEXT.forbidden);
@@ -137,9 +140,16 @@ export async function userSlots(
   booker: Booker,
   eventId: number,
   items: SubjectTeacherItem[] | undefined,
+  parentId?: number,
 ) {
   const event = await eventFor(ctx, booker, eventId);
-  const party = partyOf(booker);
+  // An admin may look at a family's grid (parentId); a family sees their own.
+  const asAdmin = parentId !== undefined && parentId !== booker.userId && isAdmin(booker);
+  if (asAdmin && !(await repo.rolesOf(ctx.db, parentId)).includes('parent'))
+    throw notFound(EVENT_TEXT.unknownRecipient);
+  const party: Party = asAdmin
+    ? { role: 'parent', userId: parentId, parentId, studentId: null }
+    : partyOf(booker);
   const teacherIds =
     event.group_int === EVENT_GROUPS.parentTeacher && items ? items.map((item) => item.teacherId) : undefined;
   const { grid, bookings } = await partyGrid(ctx.db, event, party, teacherIds);
@@ -592,14 +602,14 @@ function partyOfBooking(booking: { parent_id: number | null; student_id: number 
  * removes any booking of the school's event. The family is told either way.
  */
 export async function removeBooking(ctx: AppContext, booker: Booker, eventId: number, bookingId: number) {
-  const isAdmin = booker.roles.includes('admin') && !booker.viaLink;
+  const admin = isAdmin(booker);
   const booking = await liveBooking(ctx.db, booker.schoolId, eventId, bookingId);
   const own = bookingRole(booker) !== null ? partyOf(booker) : null;
   const ownsIt =
     own !== null &&
     ((own.role === 'parent' && booking.parent_id === own.userId) ||
       (own.role === 'student' && booking.student_id === own.userId));
-  if (!ownsIt && !isAdmin) throw notFound(BOOKING_TEXT.bookingNotFound);
+  if (!ownsIt && !admin) throw notFound(BOOKING_TEXT.bookingNotFound);
   const party = ownsIt && own ? own : partyOfBooking(booking);
   return runChange(ctx, booker, eventId, party, {
     items: [],
