@@ -1,5 +1,4 @@
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
-import { EVENT_TEXT } from '@parley/domain/events';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../directory/directory-helpers';

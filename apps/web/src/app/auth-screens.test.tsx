@@ -1,11 +1,10 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { AUTH_ERRORS, AUTH_TEXT, VALIDATION } from '@parley/domain/messages';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setNavigate } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { reloadSession } from '../lib/session';
+import { renderAt } from '../test-support/render-app';
 import {
   adminUser,
   type Handler,
@@ -14,8 +13,6 @@ import {
   siteConfig,
   stubFetch,
 } from '../test-support/screen-fixtures';
-import { AppProviders } from './providers';
-import { appRoutes } from './router';
 
 // Screen flows through the real router, guard, providers and API client; only fetch is faked.
 
@@ -23,19 +20,6 @@ const user = adminUser;
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 const isDisabled = (element: HTMLElement) => (element as HTMLButtonElement).disabled;
 

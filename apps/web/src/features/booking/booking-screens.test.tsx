@@ -1,13 +1,10 @@
 import { BOOKING_TEXT, type BookingPage, type BookingResult, type MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { appRoutes } from '../../app/router';
-import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
   type Handler,
@@ -55,19 +52,6 @@ let page: BookingPage;
 let grid: BookingPage['grid'];
 
 const never = () => new Promise<Response>(() => {});
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 function signIn() {
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');

@@ -1,11 +1,8 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { appRoutes } from '../../app/router';
-import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
 import {
   type Handler,
   json,
@@ -45,19 +42,6 @@ const plain: DevMail = {
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 beforeEach(() => {
   localStorage.clear();

@@ -1,13 +1,10 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { UserListItem } from '@parley/domain/people';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { appRoutes } from '../../app/router';
-import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
   type Handler,
@@ -58,19 +55,6 @@ const TEACHERS = NAMES.map((name, index) => {
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 function signIn(user: Record<string, unknown> = admin) {
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');

@@ -2,14 +2,11 @@ import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { EventDetail } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { appRoutes } from '../../app/router';
-import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
   type Handler,
@@ -57,19 +54,6 @@ const person = (over: Partial<PersonDetail> & { id: number; name: string }): Per
   videoConferenceUrl: null,
   ...over,
 });
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 const posted = (path: string) =>
   requests

@@ -3,14 +3,11 @@ import type { OpenEventSummaryItem } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { HomeData } from '@parley/domain/home';
 import type { Role } from '@parley/domain/roles';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { appRoutes } from '../../app/router';
-import { setNavigate } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
   type Handler,
@@ -102,19 +99,6 @@ function home(roles: Role[], lists: Partial<HomeData> = {}): HomeData {
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  setNavigate((to) => {
-    void router.navigate(to);
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
 
 function signIn(user: CurrentUser) {
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
