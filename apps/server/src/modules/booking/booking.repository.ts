@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { hashToken } from '../../lib/tokens';
+import { bookingsQuery } from '../events/events.repository';
 
 // Booking reads and writes. The writes follow decision 008's lock order: the event (FOR SHARE here, so
 // bookings run side by side but wait for a section edit), then the booking party's user row, then slots in
@@ -115,32 +116,15 @@ export async function rolesOf(db: Db, userId: number) {
   return rows.map((row) => row.role);
 }
 
-/** A parent's children with the teachers (and subjects) the directory links them to. */
-export async function childrenWithTeachers(db: Db, schoolId: number, parentId: number) {
-  return db
-    .selectFrom('parent_students as ps')
-    .innerJoin('users as c', 'c.id', 'ps.student_id')
-    .leftJoin('student_subjects as ss', 'ss.student_id', 'c.id')
-    .leftJoin('users as t', 't.id', 'ss.teacher_id')
-    .leftJoin('subjects as sub', 'sub.id', 'ss.subject_id')
-    .select([
-      'c.id as student_id',
-      fullName('c').as('student_name'),
-      'ss.teacher_id',
-      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
-      'ss.subject_id',
-      'sub.name as subject_name',
-    ])
-    .where('ps.school_id', '=', schoolId)
-    .where('ps.parent_id', '=', parentId)
-    .where('c.status', '=', 1)
-    .orderBy('c.first_name')
-    .orderBy('c.id')
-    .orderBy('sub.name')
-    .execute();
-}
-
-export async function studentWithTeachers(db: Db, schoolId: number, studentId: number) {
+/**
+ * Children with the teachers (and subjects) the directory links them to: a parent's active children, or
+ * one student.
+ */
+export function childrenWithTeachers(
+  db: Db,
+  schoolId: number,
+  who: { parentId: number } | { studentId: number },
+) {
   return db
     .selectFrom('users as c')
     .leftJoin('student_subjects as ss', 'ss.student_id', 'c.id')
@@ -155,7 +139,23 @@ export async function studentWithTeachers(db: Db, schoolId: number, studentId: n
       'sub.name as subject_name',
     ])
     .where('c.school_id', '=', schoolId)
-    .where('c.id', '=', studentId)
+    .where((eb) =>
+      'parentId' in who
+        ? eb.and([
+            eb('c.status', '=', 1),
+            eb(
+              'c.id',
+              'in',
+              eb
+                .selectFrom('parent_students as ps')
+                .select('ps.student_id')
+                .where('ps.parent_id', '=', who.parentId),
+            ),
+          ])
+        : eb('c.id', '=', who.studentId),
+    )
+    .orderBy('c.first_name')
+    .orderBy('c.id')
     .orderBy('sub.name')
     .execute();
 }
@@ -278,44 +278,14 @@ export function partyBookings(
   options: { withCancelled?: boolean; bookingIds?: number[] } = {},
 ) {
   return (
-    db
-      .selectFrom('bookings as b')
-      .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
-      .leftJoin('sections as s', 's.id', 'sl.section_id')
-      .leftJoin('section_teachers as st', (join) =>
-        join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
-      )
-      .leftJoin('users as t', 't.id', 'b.teacher_id')
-      .leftJoin('users as p', 'p.id', 'b.parent_id')
-      .leftJoin('users as c', 'c.id', 'b.student_id')
-      .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
+    bookingsQuery(db, schoolId)
       .select([
-        'b.id',
-        'b.slot_id',
-        'sl.section_id',
-        'b.starts_at',
-        'b.ends_at',
-        'b.teacher_id',
-        sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
         't.email as teacher_email',
         't.video_conference_url as video_url',
         't.settings as teacher_settings',
-        'b.parent_id',
-        sql<string | null>`case when p.id is null then null else ${fullName('p')} end`.as('parent_name'),
-        'p.email as parent_email',
-        'b.student_id',
-        sql<string | null>`case when c.id is null then null else ${fullName('c')} end`.as('student_name'),
-        'c.email as student_email',
-        'b.subject_id',
-        'sub.name as subject_name',
-        'b.guests',
-        'b.gown_size',
-        'b.status',
         'b.confirmed_at',
         'b.idempotency_key',
-        sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
       ])
-      .where('b.school_id', '=', schoolId)
       .where('b.event_id', '=', eventId)
       // A student sees every booking for them, their parents' included.
       .where((eb) =>

@@ -101,7 +101,7 @@ export async function bookingPage(
     events.listSections(db, event.school_id, event.id),
     party ? repo.findUser(db, event.school_id, party.userId) : Promise.resolve(undefined),
     party?.role === 'parent'
-      ? repo.childrenWithTeachers(db, event.school_id, party.userId)
+      ? repo.childrenWithTeachers(db, event.school_id, { parentId: party.userId })
       : Promise.resolve([]),
   ]);
   const isPt = event.group_int === EVENT_GROUPS.parentTeacher;
@@ -167,7 +167,7 @@ export async function bookingDataForStudent(
   const party = partyOf(booker);
   await checkStudents(ctx.db, event.school_id, party, [studentId]);
   const [rows, teachers, mine] = await Promise.all([
-    repo.studentWithTeachers(ctx.db, event.school_id, studentId),
+    repo.childrenWithTeachers(ctx.db, event.school_id, { studentId }),
     repo.eventTeachers(ctx.db, event.school_id, event.id),
     repo.partyBookings(ctx.db, event.school_id, event.id, party),
   ]);

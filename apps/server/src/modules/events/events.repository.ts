@@ -394,7 +394,8 @@ export function findSlot(db: Db, schoolId: number, slotId: number) {
 
 export type BookingRow = Awaited<ReturnType<typeof exportBookings>>[number];
 
-function bookingsQuery(db: Db, schoolId: number) {
+/** Bookings with their people, subject and where they take place (the CSV, affected families, a family's own). */
+export function bookingsQuery(db: Db, schoolId: number) {
   return db
     .selectFrom('bookings as b')
     .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
