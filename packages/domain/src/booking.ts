@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
-import { EVENT_TEXT, eventOptions, sectionSummary, statusLabel } from './events';
+import { bookingItem, EVENT_TEXT, eventOptions, sectionSummary, statusLabel } from './events';
 
 // Booking (issue 5; spec §2 Booking layout and Home "My Events", §3 Booking form and Open event summary
 // item, §4 booking flow, §7 Events booking calls, §8 booking fetch failure). Instants travel as ISO
@@ -213,32 +213,18 @@ export const bookableGroup = z.object({
 });
 export type BookableGroup = z.infer<typeof bookableGroup>;
 
-/** One of the viewer's bookings (spec §3 bookings; "userSlotId" in spec §7 is its id). */
-export const myBooking = z.object({
-  id: z.number(),
-  slotId: z.number().nullable(),
-  sectionId: z.number().nullable(),
-  startsAt: instant,
-  endsAt: instant,
+/**
+ * One of the viewer's bookings (spec §3 bookings; "userSlotId" in spec §7 is its id): the admin's booking
+ * item with where and when it is, and the teacher's video link, without the admin's bookkeeping.
+ */
+export const myBooking = bookingItem.omit({ createdAt: true }).extend({
   /** "Thu 12 Mar 2026, 16:00 – 16:10" */
   timeLabel: z.string(),
   time: z.string(),
   endTime: z.string(),
-  teacherId: z.number().nullable(),
-  teacherName: z.string().nullable(),
   /** The teacher's video link, for online evenings. */
   videoUrl: z.string().nullable(),
-  studentId: z.number().nullable(),
-  studentName: z.string().nullable(),
-  parentId: z.number().nullable(),
-  parentName: z.string().nullable(),
-  subjectId: z.number().nullable(),
-  subjectName: z.string().nullable(),
   location: z.string().nullable(),
-  guests: z.number(),
-  gownSize: z.string().nullable(),
-  status: z.enum(['booked', 'cancelled']),
-  confirmed: z.boolean(),
 });
 export type MyBooking = z.infer<typeof myBooking>;
 
