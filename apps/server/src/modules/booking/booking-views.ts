@@ -5,10 +5,10 @@ import {
   bookingWindow,
   type MyBooking,
 } from '@parley/domain/booking';
-import { bookingPath, EVENT_STATUS_LABELS, type EventGroup, guestCountOptions } from '@parley/domain/events';
+import { bookingPath, EVENT_STATUS_LABELS, type EventGroup } from '@parley/domain/events';
 import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
 import type { SectionRow } from '../events/events.repository';
-import { toSectionSummary } from '../events/events.service';
+import { eventChoices, toSectionSummary } from '../events/events.service';
 import { dateTimeLabel, perInstant } from '../events/slot-planner';
 import type {
   BookingEventRow,
@@ -52,17 +52,7 @@ export function bookingEventView(event: BookingEventRow, sections: SectionRow[],
     closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, zone) : null,
     isOpen: window.isOpen,
     closedReason: window.reason,
-    options: {
-      slotMinutes: event.slot_minutes,
-      breakMinutes: event.break_minutes,
-      travelMinutes: event.travel_minutes,
-      usersPerSlot: event.capacity,
-      guestAllowance: event.guest_allowance,
-      gownSizes: event.gown_sizes,
-      maxAppointmentsPerChild: event.max_appointments_per_child,
-    },
-    guestCountOptions: guestCountOptions(event.guest_allowance),
-    gownOptions: event.gown_sizes.map((size) => ({ id: size, name: size })),
+    ...eventChoices(event),
     sections: summaries,
     sectionTimeLabels: summaries.map((section) => section.label),
     bookingPath: bookingPath(event.group_int, event.code),

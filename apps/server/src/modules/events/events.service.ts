@@ -46,6 +46,34 @@ const toTypeItem = (row: { id: number; name: string; group_int: EventGroup }) =>
   groupInt: row.group_int,
 });
 
+type OptionColumns = Pick<
+  repo.EventRow,
+  | 'slot_minutes'
+  | 'break_minutes'
+  | 'travel_minutes'
+  | 'capacity'
+  | 'guest_allowance'
+  | 'gown_sizes'
+  | 'max_appointments_per_child'
+>;
+
+/** An event's options, and the guest and gown choices a family gets from them. */
+export function eventChoices(event: OptionColumns) {
+  return {
+    options: {
+      slotMinutes: event.slot_minutes,
+      breakMinutes: event.break_minutes,
+      travelMinutes: event.travel_minutes,
+      usersPerSlot: event.capacity,
+      guestAllowance: event.guest_allowance,
+      gownSizes: event.gown_sizes,
+      maxAppointmentsPerChild: event.max_appointments_per_child,
+    },
+    guestCountOptions: guestCountOptions(event.guest_allowance),
+    gownOptions: event.gown_sizes.map((size) => ({ id: size, name: size })),
+  };
+}
+
 export function toSectionSummary(row: repo.SectionRow, timeZone: string): SectionSummary {
   return {
     id: row.id,
@@ -306,18 +334,8 @@ function toDetail(
     closesAtLocal: localInput(event.closes_at, tz),
     opensAtLabel: event.opens_at ? dateTimeLabel(event.opens_at, tz) : null,
     closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, tz) : null,
-    options: {
-      slotMinutes: event.slot_minutes,
-      breakMinutes: event.break_minutes,
-      travelMinutes: event.travel_minutes,
-      usersPerSlot: event.capacity,
-      guestAllowance: event.guest_allowance,
-      gownSizes: event.gown_sizes,
-      maxAppointmentsPerChild: event.max_appointments_per_child,
-    },
+    ...eventChoices(event),
     bookingNotifications: event.booking_notifications,
-    guestCountOptions: guestCountOptions(event.guest_allowance),
-    gownOptions: event.gown_sizes.map((size) => ({ id: size, name: size })),
     sections,
     sectionTimeLabels: sections.map((section) => section.label),
     slots: slotGroups(event, parts.sections, parts.teachers, parts.slots, tz),
