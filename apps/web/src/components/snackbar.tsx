@@ -37,6 +37,8 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
         autoHideDuration={SNACKBAR_TIMEOUT_MS}
         onClose={close}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        // On a phone, clear of the bottom bar (56 px) rather than over Home and Account.
+        sx={{ bottom: { xs: 72, md: 24 } }}
       >
         <Alert
           severity={message?.color ?? 'info'}

@@ -104,9 +104,11 @@ describe('teacher schedule', () => {
     expect(lines[0]).toMatchObject({ time: '16:00', endTime: '16:10', child: 'Sam Lee', subject: 'Maths' });
   });
 
-  it('says when it was read as "Updated hh:mm:ss" (TZ=UTC in tests)', () => {
-    expect(updatedLabel('2026-03-12T09:05:07.000Z')).toBe('Updated 09:05:07');
-    expect(updatedLabel('nonsense')).toBeNull();
+  it('says when it was read as "Updated hh:mm:ss" on the school’s clock', () => {
+    expect(updatedLabel('2026-03-12T09:05:07.000Z', 'Europe/London')).toBe('Updated 09:05:07');
+    expect(updatedLabel('2026-07-12T09:05:07.000Z', 'Europe/London')).toBe('Updated 10:05:07');
+    expect(updatedLabel('2026-07-12T09:05:07.000Z', 'America/New_York')).toBe('Updated 05:05:07');
+    expect(updatedLabel('nonsense', 'Europe/London')).toBeNull();
   });
 });
 

@@ -76,13 +76,18 @@ export function scheduleLines(rows: readonly ScheduleRow[]): ScheduleLine[] {
   });
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** "Updated hh:mm:ss" of the moment the schedule was read, on the viewer's clock. */
-export function updatedLabel(asOf: string): string | null {
+/** "Updated hh:mm:ss" of the moment the schedule was read, on the school's clock like every other time. */
+export function updatedLabel(asOf: string, timeZone: string): string | null {
   const at = new Date(asOf);
   if (Number.isNaN(at.getTime())) return null;
-  return `Updated ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `Updated ${time}`;
 }
 
 /** Live bookings only, in time order. */

@@ -159,7 +159,7 @@ export function TeacherScheduleView({
   fetching: boolean;
 }) {
   const isMobile = useIsMobile();
-  const updated = updatedLabel(schedule.asOf);
+  const updated = updatedLabel(schedule.asOf, schedule.event.timeZone);
   const hasSlots = schedule.days.some((day) => day.rows.length > 0);
   return (
     <Stack spacing={2} data-print="root">
