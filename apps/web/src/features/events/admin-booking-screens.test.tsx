@@ -212,7 +212,7 @@ describe('remove a booking', () => {
     await waitFor(() => expect(viewCalls()).toBeGreaterThan(before));
   });
 
-  it('offers no actions on a cancelled booking', async () => {
+  it('keeps cancelled bookings out of the way until asked, and offers no actions on them', async () => {
     await openPage(
       eventDetail({
         bookings: [eventDetail().bookings[0] ?? ({} as never)].map((b) => ({
@@ -221,8 +221,13 @@ describe('remove a booking', () => {
         })),
       }),
     );
+    const toggle = await screen.findByRole('button', { name: 'Show cancelled (1)' });
+    expect(screen.queryByText('Cancelled')).toBeNull();
+    fireEvent.click(toggle);
     expect(await screen.findByText('Cancelled')).toBeTruthy();
     expect(screen.queryByRole('button', { name: ROW })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Hide cancelled' }));
+    expect(screen.queryByText('Cancelled')).toBeNull();
   });
 });
 

@@ -24,6 +24,8 @@ export const ADMIN_BOOKING_TEXT = {
   remove: 'Remove',
   confirmed: 'Confirmed',
   cancelled: 'Cancelled',
+  showCancelled: (count: number) => `Show cancelled (${count})`,
+  hideCancelled: 'Hide cancelled',
   moveTitle: 'Move booking',
   moveNow: (time: string) => `Now: ${time}`,
   newTime: 'New time',

@@ -150,8 +150,12 @@ export function BookingsCard({ event }: { event: EventDetail }) {
   // Kept while the dialog fades out, so its text does not vanish first.
   const [removeText, setRemoveText] = useState('');
   const [busy, setBusy] = useState(false);
-  // The view carries no confirmed flag: remember what was confirmed on this page.
+  // Confirmed on this page, shown before the view refetches.
   const [confirmedHere, setConfirmedHere] = useState<ReadonlySet<number>>(() => new Set());
+  // Cancelled bookings (moves leave one behind) stay out of the way unless asked for.
+  const [showCancelled, setShowCancelled] = useState(false);
+  const cancelledCount = event.bookings.filter((item) => item.status === 'cancelled').length;
+  const shown = showCancelled ? event.bookings : event.bookings.filter((item) => item.status === 'booked');
   const group = event.eventTypeGroupInt;
   const columns: Columns = {
     withTeacher: group === EVENT_GROUPS.parentTeacher,
@@ -209,12 +213,22 @@ export function BookingsCard({ event }: { event: EventDetail }) {
         >
           {EVENTS_TEXT.download}
         </Button>
+        {cancelledCount > 0 ? (
+          <Button
+            variant="text"
+            aria-pressed={showCancelled}
+            onClick={() => setShowCancelled((value) => !value)}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
+            {showCancelled ? T.hideCancelled : T.showCancelled(cancelledCount)}
+          </Button>
+        ) : null}
       </Stack>
-      {event.bookings.length === 0 ? (
+      {shown.length === 0 ? (
         <Typography color="text.secondary">{EVENTS_TEXT.noBookings}</Typography>
       ) : isMobile ? (
         <Stack component="ul" spacing={1} aria-label={EVENTS_TEXT.bookingsTitle} sx={{ p: 0, m: 0 }}>
-          {event.bookings.map((item) => (
+          {shown.map((item) => (
             <BookingCardItem
               key={item.id}
               booking={item}
@@ -245,7 +259,7 @@ export function BookingsCard({ event }: { event: EventDetail }) {
               </TableRow>
             </TableHead>
             <TableBody>
-              {event.bookings.map((item) => (
+              {shown.map((item) => (
                 <BookingRow
                   key={item.id}
                   booking={item}
