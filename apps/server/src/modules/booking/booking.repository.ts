@@ -49,9 +49,26 @@ export function findEventById(db: Db, schoolId: number, eventId: number) {
  * child's limit) is read consistently; capacity and overlaps are the database's whatever the order. With
  * it come the family's children, and their address and settings for the confirmation mail.
  */
-export async function lockEventAndParty(db: Db, schoolId: number, eventId: number, userId: number) {
+export async function lockEventAndParty(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { userId: number; parentId: number | null },
+  slotIds: number[],
+) {
+  // Of the slots asked for, those already full and not the party's own (siblings share theirs): a request
+  // that has lost the race ends here, before it reads or writes anything else. Only a hint: the
+  // conditional UPDATE that takes the place is the rule.
+  const held =
+    party.parentId !== null ? sql`b.parent_id = ${party.userId}` : sql`b.student_id = ${party.userId}`;
+  const full =
+    slotIds.length === 0
+      ? sql<number[]>`'{}'::int[]`
+      : sql<number[]>`array(select s.id from slots s where s.id in (${sql.join(slotIds)})
+          and s.event_id = e.id and s.booked_count >= s.capacity
+          and not exists (select 1 from bookings b where b.slot_id = s.id and b.status = 'booked' and ${held}))`;
   const row = await eventQuery(db)
-    .innerJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.school_id', '=', schoolId))
+    .innerJoin('users as u', (join) => join.on('u.id', '=', party.userId).on('u.school_id', '=', schoolId))
     .select([
       'u.email as party_email',
       'u.first_name as party_first_name',
@@ -59,20 +76,21 @@ export async function lockEventAndParty(db: Db, schoolId: number, eventId: numbe
       sql<number[]>`array(select ps.student_id from parent_students ps where ps.parent_id = u.id)`.as(
         'party_children',
       ),
+      full.as('full_slots'),
     ])
     .where('e.school_id', '=', schoolId)
     .where('e.id', '=', eventId)
     .modifyEnd(sql`for share of e for no key update of u`)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { party_email, party_first_name, party_settings, party_children, ...event } = row;
+  const { party_email, party_first_name, party_settings, party_children, full_slots, ...event } = row;
   const family = {
     email: party_email,
     first_name: party_first_name,
     settings: party_settings,
     children: party_children,
   };
-  return { event, family };
+  return { event, family, fullSlots: full_slots };
 }
 
 export type PartyRow = NonNullable<Awaited<ReturnType<typeof lockEventAndParty>>>['family'];

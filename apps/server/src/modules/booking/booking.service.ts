@@ -514,7 +514,8 @@ async function runChange(
   let seen: repo.BookingEventRow | undefined;
   try {
     const result = await ctx.db.transaction().execute(async (trx) => {
-      const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party.userId);
+      const slotIds = [...new Set(change.items.map((item) => item.slotId))];
+      const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
       if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
         throw notFound(EVENT_TEXT.notFound);
       const { event, family } = locked;
@@ -535,6 +536,7 @@ async function runChange(
         change.items.some((item) => item.studentId === null)
       )
         throw unprocessable(BOOKING_TEXT.notYourChild, { 'items.0.studentId': [BOOKING_TEXT.notYourChild] });
+      if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
       return applyChange(ctx, trx, event, party, family, booker.userId, change);
     });
     return { message: result.message, bookings: result.bookings, created: result.created };
