@@ -32,6 +32,7 @@ import {
   seedFamilies,
   violations,
 } from '../apps/server/test/concurrency/race-support';
+import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import { adminToken } from './bench-support';
 
 const TEACHERS = 30;
@@ -543,22 +544,6 @@ function costLine(name: string, side: Side): string {
 }
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function adminQuery(url: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(): Promise<void> {
   const adminUrl =

@@ -7,12 +7,12 @@
 // On PostgreSQL it creates its own database (parley_bench_<random>) and drops it at the end.
 // Exits non-zero when a goal is missed or the result is not what 2,000 new families must give.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import { adminToken } from './bench-support';
 
 const FAMILIES = 2000;
@@ -102,22 +102,6 @@ async function run(database: Figures['database'], db: Db, csv: string): Promise<
     };
   } finally {
     await app.close();
-  }
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function adminQuery(url: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
   }
 }
 

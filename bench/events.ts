@@ -8,12 +8,12 @@
 // it runs on PGlite for information only. Exits non-zero when the goal is missed or an answer is wrong.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import { adminToken } from './bench-support';
 
 const EVENTS = 500;
@@ -124,17 +124,24 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
     .orderBy('id')
     .execute();
   const booked = slots.filter((_, index) => index % 5 < BOOKED_SHARE * 5);
+  // Each family at most once per time and once per teacher, as the booking constraints require.
+  const first = Math.min(...slots.map((slot) => slot.starts_at.getTime()));
+  const familyOf = (slot: (typeof slots)[number]) => {
+    const time = Math.round((slot.starts_at.getTime() - first) / 600_000);
+    const teacher = teacherIds.indexOf(slot.teacher_id ?? 0);
+    return parentIds[(teacher * Math.floor(parentIds.length / TEACHERS) + time) % parentIds.length] ?? null;
+  };
   await db
     .insertInto('bookings')
     .values(
-      booked.map((slot, index) => ({
+      booked.map((slot) => ({
         school_id: slot.school_id,
         event_id: slot.event_id,
         slot_id: slot.id,
         teacher_id: slot.teacher_id,
         starts_at: slot.starts_at,
         ends_at: slot.ends_at,
-        parent_id: parentIds[index % parentIds.length] ?? null,
+        parent_id: familyOf(slot),
       })),
     )
     .execute();
@@ -219,22 +226,6 @@ async function run(database: Figures['database'], db: Db): Promise<Figures> {
     };
   } finally {
     await app.close();
-  }
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function adminQuery(url: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
   }
 }
 

@@ -18,7 +18,8 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-async function adminQuery(url: string, query: string): Promise<void> {
+/** Runs one statement on a server's maintenance connection (CREATE/DROP DATABASE). */
+export async function adminQuery(url: string, query: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -34,7 +34,7 @@ export function openDatabase(options: {
   }
   const dataDir = options.dataDir ?? './data';
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir === ':memory:' ? undefined : dataDir, pgliteOptions);
+  const pglite = new PGlite({ ...pgliteOptions, ...(dataDir === ':memory:' ? {} : { dataDir }) });
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }
 
