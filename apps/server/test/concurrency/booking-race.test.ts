@@ -240,6 +240,34 @@ describe.runIf(process.env.TEST_DB === 'pg')('booking races on PostgreSQL', () =
     expect(await findIntegrityViolations(t.db, [e.eventId])).toEqual(clean);
   });
 
+  it('families booking the same two slots in opposite orders never deadlock: one gets both, the other 409', async () => {
+    const e = await ptEvening('Crossing', 2, 12);
+    const families = await seedFamilies(t.db, school.schoolId, 24);
+    const [a, b] = e.teacherIds.map((id) => e.byTeacher.get(id) ?? []);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, round) => {
+        // Teacher A at one time, teacher B ten minutes later: a pair one family can hold.
+        const x = a?.[round]?.id ?? 0;
+        const y = b?.[(round + 1) % 12]?.id ?? 0;
+        const [one, two] = [families[2 * round] as Family, families[2 * round + 1] as Family];
+        const items = (family: Family, ids: number[]) =>
+          post(family.token, `events/update-slot-for-booking?id=${e.eventId}`, {
+            items: ids.map((slotId) => ({ slotId, studentId: family.studentId })),
+            idempotencyKey: randomUUID(),
+          });
+        return Promise.all([items(one, [x, y]), items(two, [y, x])]);
+      }),
+    );
+    for (const pair of answers) {
+      expect(pair.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      expect((pair.find((answer) => answer.status === 409) as Answer).body.message).toBe(
+        BOOKING_TEXT.slotTaken,
+      );
+    }
+    expect(await liveBookings(t.db, e.eventId)).toHaveLength(24);
+    expect(await findIntegrityViolations(t.db, [e.eventId])).toEqual(clean);
+  });
+
   it('cancels and changes racing bookings of the same slots leave counts exact and no slot over capacity', async () => {
     const e = await ptEvening('Cancel race', 2, 12);
     const owners = await seedFamilies(t.db, school.schoolId, 12);

@@ -319,8 +319,6 @@ export function partyBookings(
   );
 }
 
-export type Holding = Awaited<ReturnType<typeof partyHoldings>>[number];
-
 /**
  * What a party holds in an event (live bookings, bookings table alone), and any booking this idempotency
  * key already made: the booking transaction's one read before it writes.
@@ -368,21 +366,15 @@ export function bookingsById(db: Db, schoolId: number, eventId: number, bookingI
     .execute();
 }
 
-/** What a replayed request (same idempotency key) created. */
-export function bookingsByKey(db: Db, schoolId: number, bookedBy: number, key: string) {
-  return db
-    .selectFrom('bookings')
-    .select('id')
-    .where('school_id', '=', schoolId)
-    .where('booked_by', '=', bookedBy)
-    .where('idempotency_key', '=', key)
-    .execute();
-}
-
-/** Locks the slots in id order (two families booking the same pair of slots never deadlock). */
+/**
+ * Locks the slots in id order (two families booking the same pair of slots never deadlock). FOR NO KEY
+ * UPDATE, as the UPDATE itself would: it does not wait for the key-share locks that other bookings'
+ * foreign keys hold on a slot.
+ */
 export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void> {
-  if (slotIds.length < 2) return; // one slot: its conditional UPDATE is the lock
-  await db.selectFrom('slots').select('id').where('id', 'in', slotIds).orderBy('id').forUpdate().execute();
+  const ids = [...new Set(slotIds)];
+  if (ids.length < 2) return; // one slot: its conditional UPDATE is the lock
+  await db.selectFrom('slots').select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
 }
 
 /**
