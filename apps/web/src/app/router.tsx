@@ -1,7 +1,6 @@
-import type { ComponentType, ReactNode } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ProfilePage } from '../features/account/components/profile-page';
-import { SettingsPage } from '../features/account/components/settings-page';
+import { PageSkeleton } from '../components/page-skeleton';
 import { AcceptInvitePage } from '../features/auth/components/accept-invite-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
@@ -12,23 +11,9 @@ import { ResetPasswordPage } from '../features/auth/components/reset-password-pa
 import { SetPasswordPage } from '../features/auth/components/set-password-page';
 import { VerifyEmailPage } from '../features/auth/components/verify-email-page';
 import { VerifySchoolPage } from '../features/auth/components/verify-school-page';
-import { BookingPage } from '../features/booking/components/booking-page';
-import { DevMailboxPage } from '../features/dev-mailbox/components/dev-mailbox-page';
-import { BulkAddPage } from '../features/directory/components/bulk-add-page';
-import { PeopleListPage } from '../features/directory/components/people-list-page';
-import { PersonViewPage } from '../features/directory/components/person-view-page';
-import { SubjectViewPage } from '../features/directory/components/subject-view-page';
-import { SubjectsListPage } from '../features/directory/components/subjects-list-page';
-import { WelcomePage } from '../features/directory/components/welcome-page';
-import { CurrentEventPage } from '../features/events/components/current-event-page';
-import { EventViewPage } from '../features/events/components/event-view-page';
-import { EventsListPage } from '../features/events/components/events-list-page';
 import { HomePage } from '../features/home/components/home-page';
-import { MyBookingsPage } from '../features/my-events/components/my-bookings-page';
-import { TeacherSchedulePage } from '../features/my-events/components/teacher-schedule-page';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
-import { SchoolPage } from '../features/school/components/school-page';
 import { AuthLayout } from './layouts/auth-layout';
 import { BookingLayout } from './layouts/booking-layout';
 import { MainLayout } from './layouts/main-layout';
@@ -36,6 +21,80 @@ import { PlainLayout } from './layouts/plain-layout';
 import { RootGuard } from './root-guard';
 import { RouteError } from './route-error';
 import { type LayoutId, ROUTES, type RouteEntry, type ScreenId } from './route-table';
+
+// Screens load with their feature (a chunk each): a parent opening a booking link, or anyone logging in,
+// downloads the shell and that page, not the whole admin app. The auth pages and home come with the shell:
+// they follow each other by links, and a page still loading must not leave the last one's form in view.
+const ProfilePage = lazy(() =>
+  import('../features/account/components/profile-page').then((module) => ({ default: module.ProfilePage })),
+);
+const SettingsPage = lazy(() =>
+  import('../features/account/components/settings-page').then((module) => ({ default: module.SettingsPage })),
+);
+const BookingPage = lazy(() =>
+  import('../features/booking/components/booking-page').then((module) => ({ default: module.BookingPage })),
+);
+const DevMailboxPage = lazy(() =>
+  import('../features/dev-mailbox/components/dev-mailbox-page').then((module) => ({
+    default: module.DevMailboxPage,
+  })),
+);
+const BulkAddPage = lazy(() =>
+  import('../features/directory/components/bulk-add-page').then((module) => ({
+    default: module.BulkAddPage,
+  })),
+);
+const PeopleListPage = lazy(() =>
+  import('../features/directory/components/people-list-page').then((module) => ({
+    default: module.PeopleListPage,
+  })),
+);
+const PersonViewPage = lazy(() =>
+  import('../features/directory/components/person-view-page').then((module) => ({
+    default: module.PersonViewPage,
+  })),
+);
+const SubjectViewPage = lazy(() =>
+  import('../features/directory/components/subject-view-page').then((module) => ({
+    default: module.SubjectViewPage,
+  })),
+);
+const SubjectsListPage = lazy(() =>
+  import('../features/directory/components/subjects-list-page').then((module) => ({
+    default: module.SubjectsListPage,
+  })),
+);
+const WelcomePage = lazy(() =>
+  import('../features/directory/components/welcome-page').then((module) => ({ default: module.WelcomePage })),
+);
+const CurrentEventPage = lazy(() =>
+  import('../features/events/components/current-event-page').then((module) => ({
+    default: module.CurrentEventPage,
+  })),
+);
+const EventViewPage = lazy(() =>
+  import('../features/events/components/event-view-page').then((module) => ({
+    default: module.EventViewPage,
+  })),
+);
+const EventsListPage = lazy(() =>
+  import('../features/events/components/events-list-page').then((module) => ({
+    default: module.EventsListPage,
+  })),
+);
+const MyBookingsPage = lazy(() =>
+  import('../features/my-events/components/my-bookings-page').then((module) => ({
+    default: module.MyBookingsPage,
+  })),
+);
+const TeacherSchedulePage = lazy(() =>
+  import('../features/my-events/components/teacher-schedule-page').then((module) => ({
+    default: module.TeacherSchedulePage,
+  })),
+);
+const SchoolPage = lazy(() =>
+  import('../features/school/components/school-page').then((module) => ({ default: module.SchoolPage })),
+);
 
 const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   login: () => <LoginPage />,
@@ -92,7 +151,10 @@ function layoutRoute(layout: LayoutId, extra: RouteObject[] = []): RouteObject {
     element: <Layout />,
     children: [
       ...ROUTES.filter((route) => route.layout === layout).map(
-        (route): RouteObject => ({ path: route.path, element: SCREENS[route.screen](route) }),
+        (route): RouteObject => ({
+          path: route.path,
+          element: <Suspense fallback={<PageSkeleton />}>{SCREENS[route.screen](route)}</Suspense>,
+        }),
       ),
       ...extra,
     ],
