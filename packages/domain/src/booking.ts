@@ -446,3 +446,40 @@ export function bookingWindow(
   if (closes && now >= closes) return { isOpen: false, reason: BOOKING_TEXT.closed };
   return { isOpen: true, reason: null };
 }
+
+export type Appointment = { slotId: number | null; startsAt: Date; endsAt: Date; studentId: number | null };
+
+/**
+ * The rule a family's schedule would break, or null: the travel gap between two appointments (siblings
+ * sharing one slot are one appointment), and each child's limit (parent-teacher events only).
+ */
+export function scheduleProblem(
+  appointments: Appointment[],
+  rules: { travelMinutes: number; maxPerChild: number | null },
+): string | null {
+  const all = [...appointments].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  const gap = rules.travelMinutes * 60_000;
+  if (gap > 0) {
+    for (let i = 1; i < all.length; i++) {
+      const before = all[i - 1];
+      const after = all[i];
+      if (
+        before &&
+        after &&
+        before.slotId !== after.slotId &&
+        after.startsAt.getTime() < before.endsAt.getTime() + gap
+      )
+        return BOOKING_TEXT.travelGap(rules.travelMinutes);
+    }
+  }
+  if (rules.maxPerChild) {
+    const perChild = new Map<number, number>();
+    for (const { studentId } of all) {
+      if (studentId === null) continue;
+      const count = (perChild.get(studentId) ?? 0) + 1;
+      if (count > rules.maxPerChild) return BOOKING_TEXT.childLimit(rules.maxPerChild);
+      perChild.set(studentId, count);
+    }
+  }
+  return null;
+}

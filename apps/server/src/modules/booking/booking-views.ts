@@ -13,7 +13,7 @@ import { dateTimeLabel, perInstant } from '../events/slot-planner';
 import type {
   BookingEventRow,
   childrenWithTeachers,
-  eventTeachers,
+  EventTeacherRow,
   GridSlotRow,
   PartyBookingRow,
 } from './booking.repository';
@@ -88,13 +88,11 @@ export function myBookingView(row: PartyBookingRow, timeZone: string): MyBooking
   };
 }
 
-type TeacherRow = Awaited<ReturnType<typeof eventTeachers>>[number];
-
 /** Grid columns: one per section and teacher (one per section for events without teachers). */
 export function gridView(
   slots: GridSlotRow[],
   mine: PartyBookingRow[],
-  teachers: TeacherRow[],
+  teachers: EventTeacherRow[],
   timeZone: string,
 ): BookableGroup[] {
   const myBySlot = new Map(mine.filter((b) => b.slot_id !== null).map((b) => [b.slot_id, b.id]));
@@ -156,7 +154,7 @@ export function childrenView(rows: ChildRow[], eventTeacherIds: Set<number>): Bo
   return [...children.values()];
 }
 
-export function teachersView(rows: TeacherRow[]) {
+export function teachersView(rows: EventTeacherRow[]) {
   return rows.map((row) => ({
     teacherId: row.teacher_id,
     name: row.name,

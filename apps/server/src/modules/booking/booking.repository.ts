@@ -188,6 +188,8 @@ export async function childIds(db: Db, schoolId: number, parentId: number): Prom
   return new Set(rows.map((row) => row.student_id));
 }
 
+export type EventTeacherRow = Awaited<ReturnType<typeof eventTeachers>>[number];
+
 /** The event's teachers (those with slots), with their subjects and the location of their table. */
 export async function eventTeachers(db: Db, schoolId: number, eventId: number) {
   return db

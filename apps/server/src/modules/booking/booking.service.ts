@@ -5,6 +5,7 @@ import {
   type BookingPage,
   type BookingResult,
   type SubjectTeacherItem,
+  scheduleProblem,
   type UpdateSlotByAdminRequest,
   type UpdateSlotForBookingRequest,
 } from '@parley/domain/booking';
@@ -20,11 +21,11 @@ import * as repo from './booking.repository';
 import { mailBookingChange } from './booking-mails';
 import { bookingEventView, childrenView, gridView, myBookingView, teachersView } from './booking-views';
 
-// The booking flow (issue 5). A booking request runs in one transaction, in decision 008's lock order:
-// event FOR SHARE → the party's user row → slots in id order (the conditional UPDATE that takes a place) →
-// bookings. Capacity, "one slot per parent per teacher" and "no overlapping appointments" are enforced by
-// PostgreSQL (the conditional UPDATE, the CHECK behind it, exclusion constraints); a request that loses
-// gets 409 with the message and the fresh grid.
+// The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
+// family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
+// and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
+// overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
+// constraints); a request that loses gets 409 with the message and the fresh grid.
 
 /** Who a booking belongs to: a parent (for their children) or a student (for themselves). */
 type Party = {
@@ -45,8 +46,8 @@ function partyOf(booker: Booker): Party {
     : { role, userId: booker.userId, parentId: null, studentId: booker.userId };
 }
 
-async function eventFor(ctx: AppContext, booker: Booker, eventId: number, db: Db = ctx.db) {
-  const event = await repo.findEventById(db, booker.schoolId, eventId);
+async function eventFor(ctx: AppContext, booker: Booker, eventId: number) {
+  const event = await repo.findEventById(ctx.db, booker.schoolId, eventId);
   if (!event || !bookerFor(booker, event)) throw notFound(EVENT_TEXT.notFound);
   return event;
 }
@@ -62,13 +63,15 @@ async function partyGrid(
   event: repo.BookingEventRow,
   party: Party | null,
   teachers: repo.GridTeachers | undefined,
-  options = { withSubjects: true },
+  /** The teachers' subjects head each column: given when already read, 'skip' for a lost race's answer. */
+  subjects: repo.EventTeacherRow[] | 'load' | 'skip' = 'load',
 ) {
   const [eventTeachers, mine] = await Promise.all([
-    // The teachers' subjects head each column; a lost race's answer skips them to stay cheap.
-    options.withSubjects && event.group_int === EVENT_GROUPS.parentTeacher
-      ? repo.eventTeachers(db, event.school_id, event.id)
-      : Promise.resolve([]),
+    Array.isArray(subjects)
+      ? subjects
+      : subjects === 'load' && event.group_int === EVENT_GROUPS.parentTeacher
+        ? repo.eventTeachers(db, event.school_id, event.id)
+        : Promise.resolve([]),
     party ? repo.partyBookings(db, event.school_id, event.id, party) : Promise.resolve([]),
   ]);
   const booked = mine.flatMap((b) => (b.teacher_id ? [b.teacher_id] : []));
@@ -111,7 +114,13 @@ export async function bookingPage(
   const preselected = children.flatMap((child) =>
     child.teachers.filter((teacher) => teacher.inEvent).map((teacher) => teacher.teacherId),
   );
-  const { grid, bookings } = await partyGrid(db, event, party, isPt ? preselected : undefined);
+  const { grid, bookings } = await partyGrid(
+    db,
+    event,
+    party,
+    isPt ? preselected : undefined,
+    eventTeacherRows,
+  );
   return {
     event: bookingEventView(event, sections, new Date()),
     studentId: party?.role === 'student' ? party.userId : null,
@@ -319,47 +328,6 @@ type Change = {
   byAdmin: boolean;
 };
 
-/** Pure checks of the family's schedule after the change: travel gap and each child's limit. */
-function checkSchedule(
-  event: repo.BookingEventRow,
-  kept: Array<{ slot_id: number | null; starts_at: Date; ends_at: Date; student_id: number | null }>,
-  added: Array<{ slotId: number; startsAt: Date; endsAt: Date; studentId: number | null }>,
-) {
-  const all = [
-    ...kept.map((b) => ({
-      slot: b.slot_id,
-      start: b.starts_at.getTime(),
-      end: b.ends_at.getTime(),
-      student: b.student_id,
-    })),
-    ...added.map((b) => ({
-      slot: b.slotId,
-      start: b.startsAt.getTime(),
-      end: b.endsAt.getTime(),
-      student: b.studentId,
-    })),
-  ].sort((a, b) => a.start - b.start);
-  const gap = event.travel_minutes * 60_000;
-  if (gap > 0) {
-    for (let i = 1; i < all.length; i++) {
-      const before = all[i - 1];
-      const after = all[i];
-      if (before && after && before.slot !== after.slot && after.start < before.end + gap)
-        throw conflict(BOOKING_TEXT.travelGap(event.travel_minutes));
-    }
-  }
-  const limit = event.max_appointments_per_child;
-  if (limit && event.group_int === EVENT_GROUPS.parentTeacher) {
-    const perChild = new Map<number, number>();
-    for (const booking of all) {
-      if (booking.student === null) continue;
-      const count = (perChild.get(booking.student) ?? 0) + 1;
-      if (count > limit) throw conflict(BOOKING_TEXT.childLimit(limit));
-      perChild.set(booking.student, count);
-    }
-  }
-}
-
 /** Field checks of the items that need no database: guests and gown size within the event's options. */
 function checkItems(event: repo.BookingEventRow, items: ChangeItem[]) {
   items.forEach((item, index) => {
@@ -461,16 +429,27 @@ async function applyChange(
       idempotency_key: change.idempotencyKey,
     };
   });
-  checkSchedule(
-    event,
-    kept,
-    rows.map((row) => ({
-      slotId: row.slot_id,
-      startsAt: row.starts_at,
-      endsAt: row.ends_at,
-      studentId: row.student_id,
-    })),
+  const problem = scheduleProblem(
+    [
+      ...kept.map((b) => ({
+        slotId: b.slot_id,
+        startsAt: b.starts_at,
+        endsAt: b.ends_at,
+        studentId: b.student_id,
+      })),
+      ...rows.map((row) => ({
+        slotId: row.slot_id,
+        startsAt: row.starts_at,
+        endsAt: row.ends_at,
+        studentId: row.student_id,
+      })),
+    ],
+    {
+      travelMinutes: event.travel_minutes,
+      maxPerChild: event.group_int === EVENT_GROUPS.parentTeacher ? event.max_appointments_per_child : null,
+    },
   );
+  if (problem) throw conflict(problem);
   const created = await repo.insertBookings(trx, rows);
   const after = await repo.partyBookings(trx, schoolId, event.id, party);
   await mailBookingChange(ctx, trx, event, family, {
@@ -555,7 +534,7 @@ async function runChange(
       seen.group_int === EVENT_GROUPS.parentTeacher
         ? { ofSlots: change.items.map((item) => item.slotId) }
         : undefined,
-      { withSubjects: false },
+      'skip',
     );
     throw new HttpError(409, rule.message, rule.errors, { grid: fresh.grid, bookings: fresh.bookings });
   }
@@ -644,8 +623,10 @@ export async function updateSlotByAdmin(
   } else {
     throw unprocessable(SERVER_TEXT.invalidInput, { parentId: ['Choose a parent or a student.'] });
   }
-  const roles = await repo.rolesOf(ctx.db, party.userId);
-  const user = await repo.findUser(ctx.db, booker.schoolId, party.userId);
+  const [roles, user] = await Promise.all([
+    repo.rolesOf(ctx.db, party.userId),
+    repo.findUser(ctx.db, booker.schoolId, party.userId),
+  ]);
   if (!user || !roles.includes(party.role))
     throw unprocessable(EVENT_TEXT.unknownRecipient, { parentId: [EVENT_TEXT.unknownRecipient] });
   if (party.role === 'parent' && studentId) {
