@@ -1,11 +1,12 @@
 import { bookingPath } from '@parley/domain/events';
 import { type CalendarEntry, calendarFile, icsFileName } from '@parley/domain/ics';
 import { withSettingsDefaults } from '@parley/domain/school';
-import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
+import { formatLocalTime } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
+import { sectionLabel } from '../events/slot-planner';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
 
 // What a family (and, when they opted in, a teacher) is told after a booking change: one mail through the
@@ -22,9 +23,9 @@ type Outcome = {
   confirmation?: boolean;
 };
 
-function when(booking: PartyBookingRow, timeZone: string): string {
-  return `${formatLocalDate(booking.starts_at, timeZone)}, ${formatLocalTime(booking.starts_at, timeZone)} – ${formatLocalTime(booking.ends_at, timeZone)}`;
-}
+/** "Thu 12 Mar 2026, 16:00 – 16:10" in the school's zone. */
+const when = (booking: PartyBookingRow, timeZone: string) =>
+  sectionLabel(booking.starts_at, booking.ends_at, timeZone);
 
 function line(booking: PartyBookingRow, timeZone: string): string {
   const parts = [when(booking, timeZone)];

@@ -9,7 +9,7 @@ import { bookingPath, EVENT_STATUS_LABELS, type EventGroup } from '@parley/domai
 import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
 import type { SectionRow } from '../events/events.repository';
 import { eventChoices, toSectionSummary } from '../events/events.service';
-import { dateTimeLabel, perInstant } from '../events/slot-planner';
+import { dateTimeLabel, perInstant, sectionLabel } from '../events/slot-planner';
 import type {
   BookingEventRow,
   childrenWithTeachers,
@@ -68,7 +68,7 @@ export function myBookingView(row: PartyBookingRow, timeZone: string): MyBooking
     sectionId: row.section_id,
     startsAt: row.starts_at.toISOString(),
     endsAt: row.ends_at.toISOString(),
-    timeLabel: `${formatLocalDate(row.starts_at, timeZone)}, ${time} – ${endTime}`,
+    timeLabel: sectionLabel(row.starts_at, row.ends_at, timeZone),
     time,
     endTime,
     teacherId: row.teacher_id,

@@ -11,6 +11,7 @@ import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/http-error';
 import * as events from '../events/events.repository';
+import { plural } from '../events/events.service';
 import { sectionLabel } from '../events/slot-planner';
 import type { Booker } from './booker';
 import { bookerFor } from './booker';
@@ -25,8 +26,6 @@ const DETAILS_ROUTE = {
   parent: '/event/details-parent',
   student: '/event/details-student',
 } as const;
-
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 type ViewerRole = 'teacher' | 'parent' | 'student';
 
@@ -48,8 +47,8 @@ async function summaries(
       mine === 0
         ? MY_EVENTS_TEXT.noBookings
         : role === 'teacher'
-          ? `${count(mine, 'appointment')} booked`
-          : `${count(mine, 'booking')} made`;
+          ? `${plural(mine, 'appointment')} booked`
+          : `${plural(mine, 'booking')} made`;
     const toEvent = row.first_starts_at ? timeUntil(row.first_starts_at, now) : null;
     return {
       id: row.id,
