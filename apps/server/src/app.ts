@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { APP_VERSION } from '@parley/domain/constants';
@@ -54,6 +55,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // and so dodged every per-IP rate limit.
     trustProxy: 'loopback, linklocal, uniquelocal',
     routerOptions: { maxParamLength: 200 },
+    // Our own id for every request: in each of its log lines, its X-Request-Id header and a 5xx body.
+    // A client's header is not taken (it could forge or collide with another request's lines).
+    genReqId: () => randomUUID(),
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

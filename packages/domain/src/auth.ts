@@ -129,5 +129,7 @@ export const errorResponse = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
   action: z.literal('logout').optional(),
   retry: z.boolean().optional(),
+  /** On 5xx answers: the id of this request in the server's log (also the X-Request-Id header). */
+  requestId: z.string().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;

@@ -78,6 +78,9 @@ export const SERVER_TEXT = {
   unsupportedMediaType: 'Unsupported content type. Send JSON.',
   unavailable: 'The service is busy. Please try again.',
   serverError: 'Something went wrong on our side. Please try again.',
+  conflict: 'This was changed by someone else at the same time. Please reload and try again.',
+  invalidText: 'Contains a character that is not allowed.',
+  numberTooLarge: 'Too large.',
   otherSchoolEmail: 'This email is already registered with another school.',
 } as const;
 

@@ -27,9 +27,13 @@ export function openDatabase(options: {
       // Every request stays bounded: a lock or a slow statement gives up instead of piling up.
       options: '-c lock_timeout=3000 -c statement_timeout=10000',
     });
-    // An idle connection the server drops (restart, failover) emits here; unhandled it would end the
-    // process. The pool replaces it; requests in flight get their own error (503 + retry).
-    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    // A connection the server drops (restart, failover, pg_terminate_backend) emits 'error'; unhandled it
+    // ends the process. The pool listens only while a connection is idle, so every connection gets its own
+    // listener for when it is checked out too: the query in flight fails (503 + retry), the pool discards
+    // the broken connection and opens a new one for the next request.
+    const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
+    pool.on('connect', (client) => client.on('error', lost));
+    pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
   }
   const dataDir = options.dataDir ?? './data';

@@ -5,6 +5,8 @@ export class HttpError extends Error {
     message: string,
     readonly errors?: Record<string, string[]>,
     readonly extra?: Record<string, unknown>,
+    /** Seconds the client should wait before trying again (sent as Retry-After; 429 and 503). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -19,4 +21,5 @@ export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string, errors?: Record<string, string[]>) =>
   new HttpError(409, message, errors);
-export const tooManyRequests = (message: string) => new HttpError(429, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, undefined, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));

@@ -1,9 +1,10 @@
-import { SERVER_TEXT } from '@parley/domain/messages';
+import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error';
 
-// One error shape for every answer: { message, errors?, action?, retry? }. Never a stack trace.
+// One error shape for every answer: { message, errors?, action?, retry?, requestId? }. Never a stack trace.
+// requestId (5xx only; every answer carries it as X-Request-Id) is what support asks for.
 
 /** PostgreSQL/driver failures that mean "try again shortly" rather than "your request is wrong". */
 const UNAVAILABLE_CODES = new Set([
@@ -32,6 +33,33 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
+/** Seconds a client waits after a 503 before its retry (the web client retries after 1 s and 2 s, spec §8). */
+export const UNAVAILABLE_RETRY_AFTER = 1;
+
+type Mapped = { status: 409 | 422; message: string; field?: string };
+
+/** Constraints whose violation a client can cause (two admins, one new email at once): the field and text. */
+const CONSTRAINTS: Record<string, Mapped> = {
+  users_email_key: { status: 409, message: VALIDATION.emailInUse, field: 'email' },
+};
+
+/**
+ * What PostgreSQL refused, as the client's 409/422, in one place for every route: a unique or exclusion
+ * violation is a conflict with someone else's change; a foreign key that vanished, the same; data the
+ * column cannot hold (too long, out of range, not a valid value, a row too big to index) is bad input.
+ * A service that knows better (a booking's rule, a retried code) catches its own first.
+ */
+export function constraintAnswer(error: unknown): Mapped | null {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  if (typeof code !== 'string') return null;
+  const known = typeof constraint === 'string' ? CONSTRAINTS[constraint] : undefined;
+  if (known && (code === '23505' || code === '23P01')) return known;
+  if (code === '23505' || code === '23P01' || code === '23503') return { status: 409, message: SERVER_TEXT.conflict };
+  if (code === '23514' || code === '23502' || code.startsWith('22') || code === '54000')
+    return { status: 422, message: SERVER_TEXT.invalidInput };
+  return null;
+}
+
 function addError(errors: Record<string, string[]>, field: string, message: string): void {
   errors[field] = [...(errors[field] ?? []), message];
 }
@@ -55,6 +83,7 @@ function fieldErrors(
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
       return reply
         .code(error.statusCode)
         .send({ message: error.message, ...(error.errors && { errors: error.errors }), ...error.extra });
@@ -75,14 +104,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
         return reply.code(400).send({ message: SERVER_TEXT.unsupportedMediaType });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      if (error.statusCode === 429) return reply.code(429).send({ message: SERVER_TEXT.rateLimited });
+      if (error.statusCode === 429)
+        return reply.code(429).header('retry-after', '60').send({ message: SERVER_TEXT.rateLimited });
       return reply.code(400).send({ message: error.message });
     }
     if (isUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).send({ message: SERVER_TEXT.unavailable, retry: true });
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER))
+        .send({ message: SERVER_TEXT.unavailable, retry: true, requestId: request.id });
     }
+    const mapped = constraintAnswer(error);
+    if (mapped) {
+      request.log.info({ err: error }, 'refused by a database constraint');
+      return reply.code(mapped.status).send({
+        message: mapped.message,
+        ...(mapped.field && { errors: { [mapped.field]: [mapped.message] } }),
+      });
+    }
+    // The request id lets support find this request's log lines; nothing else of the error leaves.
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ message: SERVER_TEXT.serverError });
+    return reply.code(500).send({ message: SERVER_TEXT.serverError, requestId: request.id });
   });
 }
