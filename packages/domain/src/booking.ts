@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
 import { bookingItem, EVENT_TEXT, eventOptions, sectionSummary, statusLabel } from './events';
+import { idField, idParam } from './fields';
 
 // Booking (issue 5; spec §2 Booking layout and Home "My Events", §3 Booking form and Open event summary
 // item, §4 booking flow, §7 Events booking calls, §8 booking fetch failure). Instants travel as ISO
@@ -62,15 +63,15 @@ export const MY_EVENTS_TEXT = {
 
 // ── fields ───────────────────────────────────────────────────────────────────────────────────────────
 
-const id = z.coerce.number().int().positive();
+const id = idParam;
 const instant = z.string();
 const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time as HH:MM');
 
 /** One appointment to see a teacher about a child and subject (spec §3 subjectTeacherData). */
 export const subjectTeacherItem = z.strictObject({
-  studentId: z.number().int().positive(),
-  teacherId: z.number().int().positive(),
-  subjectId: z.number().int().positive().nullable().default(null),
+  studentId: idField,
+  teacherId: idField,
+  subjectId: idField.nullable().default(null),
 });
 export type SubjectTeacherItem = z.input<typeof subjectTeacherItem>;
 
@@ -101,9 +102,9 @@ export const bookingViewQuery = z.strictObject({ eventId: id });
  * studentId is required of a parent; a student books as themselves.
  */
 export const bookingItemInput = z.strictObject({
-  slotId: z.number().int().positive(),
-  studentId: z.number().int().positive().nullable().default(null),
-  subjectId: z.number().int().positive().nullable().default(null),
+  slotId: idField,
+  studentId: idField.nullable().default(null),
+  subjectId: idField.nullable().default(null),
   guests: z.number().int().min(0).max(20).default(0),
   gownSize: z.string().trim().max(20).nullable().default(null),
 });
@@ -117,7 +118,7 @@ export type BookingItemInput = z.input<typeof bookingItemInput>;
 export const updateSlotForBookingRequest = z
   .strictObject({
     items: z.array(bookingItemInput).max(50).default([]),
-    cancelBookingIds: z.array(z.number().int().positive()).max(50).default([]),
+    cancelBookingIds: z.array(idField).max(50).default([]),
     idempotencyKey: z.string().trim().min(8).max(100),
   })
   .refine((body) => body.items.length > 0 || body.cancelBookingIds.length > 0, {
@@ -136,7 +137,7 @@ export const arrangeRequest = z.strictObject({
   earliest: localTime.nullable().default(null),
   latest: localTime.nullable().default(null),
   /** The section (date) to arrange in; absent: the first one that fits. */
-  sectionId: z.number().int().positive().nullable().default(null),
+  sectionId: idField.nullable().default(null),
 });
 export type ArrangeRequest = z.input<typeof arrangeRequest>;
 
@@ -148,23 +149,23 @@ export const userSlotsQuery = z.strictObject({
 });
 
 /** POST events/booking-data-for-student?eventId: a child's teachers and subjects (pre-fills the choice). */
-export const bookingDataForStudentRequest = z.strictObject({ studentId: z.number().int().positive() });
+export const bookingDataForStudentRequest = z.strictObject({ studentId: idField });
 /** POST events/data-for-subject-teacher-selector: the event's teachers and their subjects. */
-export const subjectTeacherSelectorRequest = z.strictObject({ eventId: z.number().int().positive() });
+export const subjectTeacherSelectorRequest = z.strictObject({ eventId: idField });
 
 /** POST events/remove-booking?eventId and events/confirm-booking?eventId. */
-export const bookingIdRequest = z.strictObject({ bookingId: z.number().int().positive() });
+export const bookingIdRequest = z.strictObject({ bookingId: idField });
 
 /**
  * POST events/update-slot-by-admin?id (id: the event): book for a family, or move a booking (bookingId)
  * to another slot. The family is mailed as if they had booked.
  */
 export const updateSlotByAdminRequest = z.strictObject({
-  bookingId: z.number().int().positive().optional(),
-  slotId: z.number().int().positive(),
-  parentId: z.number().int().positive().nullable().default(null),
-  studentId: z.number().int().positive().nullable().default(null),
-  subjectId: z.number().int().positive().nullable().default(null),
+  bookingId: idField.optional(),
+  slotId: idField,
+  parentId: idField.nullable().default(null),
+  studentId: idField.nullable().default(null),
+  subjectId: idField.nullable().default(null),
   guests: z.number().int().min(0).max(20).default(0),
   gownSize: z.string().trim().max(20).nullable().default(null),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorResponse } from './auth';
 import { EVENT_NAME_MAX } from './constants';
+import { ID_MAX, idField, idParam } from './fields';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
 
@@ -81,8 +82,8 @@ export const CSV_COLUMNS = ['Date', 'Time', 'Teacher', 'Location', 'Parent', 'St
 
 // ── fields ───────────────────────────────────────────────────────────────────────────────────────────
 
-const id = z.coerce.number().int().positive();
-const ids = z.array(z.number().int().positive()).max(5000);
+const id = idParam;
+const ids = z.array(idField).max(5000);
 
 /** Spec §5: "Name is required", "Name must be less than 60 characters". */
 export const eventNameField = z
@@ -95,7 +96,8 @@ export const eventNameField = z
 export const eventTypeIdField = z.coerce
   .number({ error: VALIDATION.eventTypeRequired })
   .int(VALIDATION.eventTypeRequired)
-  .positive(VALIDATION.eventTypeRequired);
+  .positive(VALIDATION.eventTypeRequired)
+  .max(ID_MAX, VALIDATION.idInvalid);
 
 const optionalText = (max: number) =>
   z
@@ -169,7 +171,7 @@ export const bookingNotificationRequest = z
 export const confirmRequest = z.strictObject({ confirm: z.boolean().optional() }).nullish();
 
 export const sectionTeacherInput = z.strictObject({
-  teacherId: z.number().int().positive(),
+  teacherId: idField,
   location: optionalText(100).optional(),
   /** Local 'HH:MM' ranges on the section's date when the teacher takes no appointments. */
   unavailable: z.array(localSpan).max(20).default([]),
@@ -194,7 +196,7 @@ export const addRecipientsRequest = z
   });
 export type AddRecipientsRequest = z.input<typeof addRecipientsRequest>;
 
-export const userIdRequest = z.strictObject({ userId: z.number().int().positive() });
+export const userIdRequest = z.strictObject({ userId: idField });
 export const canScanRequest = z.strictObject({ canScanUserIds: ids });
 
 export const updateSlotAllRequest = z
@@ -209,9 +211,9 @@ export const updateSlotAllRequest = z
 
 export const updateSlotLocationRequest = z
   .strictObject({
-    slotId: z.number().int().positive().optional(),
-    sectionId: z.number().int().positive().optional(),
-    teacherId: z.number().int().positive().optional(),
+    slotId: idField.optional(),
+    sectionId: idField.optional(),
+    teacherId: idField.optional(),
     location: optionalText(100),
   })
   .refine((body) => body.slotId !== undefined || body.sectionId !== undefined, {
@@ -225,8 +227,8 @@ export const eventMessageRequest = z.strictObject({
 });
 
 export const singleRecipientMessageRequest = z.strictObject({
-  eventId: z.number().int().positive(),
-  userId: z.number().int().positive(),
+  eventId: idField,
+  userId: idField,
   messageTypeName: z.enum(EVENT_MESSAGE_TYPES),
 });
 

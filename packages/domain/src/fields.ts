@@ -45,3 +45,12 @@ export const personNameField = text()
   .max(NAME_MAX, VALIDATION.nameMax);
 
 export const tokenField = text().trim().min(1, { error: VALIDATION.required, abort: true }).max(200);
+
+/** The largest id a PostgreSQL integer column holds: 2^31 or 2^53 is a field error, never a database error. */
+export const ID_MAX = 2_147_483_647;
+
+/** An id in a JSON body. */
+export const idField = z.number().int().positive().max(ID_MAX, VALIDATION.idInvalid);
+
+/** An id in a query string or path (text turned into a number). */
+export const idParam = z.coerce.number().int().positive().max(ID_MAX, VALIDATION.idInvalid);

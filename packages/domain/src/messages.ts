@@ -3,6 +3,7 @@
 export const VALIDATION = {
   required: 'Required.',
   notText: 'Must be text.',
+  idInvalid: 'Not a valid id.',
   invalidEmail: 'Invalid email format',
   passwordMin: 'Min 8 characters',
   passwordMax: 'Max 128 characters',

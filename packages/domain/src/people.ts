@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { emailField, personNameField } from './fields';
+import { emailField, idField, idParam, personNameField } from './fields';
 import { ROLES } from './roles';
 
 // People the school brings in by invitation (spec §3 user list item, §7 Users).
 
-const id = z.coerce.number().int().positive();
-const ids = z.array(z.number().int().positive()).max(500);
+const id = idParam;
+const ids = z.array(idField).max(500);
 
 export const idQuery = z.strictObject({ id });
 export const deleteQuery = z.strictObject({ id, role: z.enum(ROLES) });
@@ -40,8 +40,8 @@ export const parentRequest = z.strictObject({
 export type ParentRequest = z.input<typeof parentRequest>;
 
 export const studentSubject = z.strictObject({
-  subjectId: z.number().int().positive(),
-  teacherId: z.number().int().positive().nullable(),
+  subjectId: idField,
+  teacherId: idField.nullable(),
 });
 
 export const studentRequest = z.strictObject({

@@ -13,12 +13,25 @@ const migrations: Record<string, Migration> = {
   '004-booking': booking,
 };
 
+const migratorOf = (
+  // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
+  db: Kysely<any>,
+) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
+/** Names of the migrations this build has that the database has not run (reads the database). */
+export async function pendingMigrations(
+  // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
+  db: Kysely<any>,
+): Promise<string[]> {
+  const all = await migratorOf(db).getMigrations();
+  return all.filter((migration) => !migration.executedAt).map((migration) => migration.name);
+}
+
 export async function migrateToLatest(
   // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
   db: Kysely<any>,
 ): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -23,3 +23,8 @@ export const conflict = (message: string, errors?: Record<string, string[]>) =>
   new HttpError(409, message, errors);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, undefined, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
+
+/** Seconds a client waits after a 503 before its retry (the web client retries after 1 s and 2 s, spec §8). */
+export const UNAVAILABLE_RETRY_AFTER = 1;
+export const serviceUnavailable = (message: string) =>
+  new HttpError(503, message, undefined, { retry: true }, UNAVAILABLE_RETRY_AFTER);

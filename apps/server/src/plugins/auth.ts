@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { findSession } from '../modules/tokens/tokens.repository';
+import { PUBLIC_ROUTES } from './public-routes';
 
 export type Session = { userId: number; schoolId: number; roles: Role[]; token: string };
 
@@ -19,23 +20,48 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-export function registerAuth(app: FastifyInstance): void {
-  app.decorateRequest('session', null);
+type AuthHook = (request: FastifyRequest) => Promise<void>;
+const AUTHENTICATES = Symbol('parley.authenticates');
+
+/**
+ * Marks an onRequest hook as the route's authentication. It runs before the body is parsed and validated,
+ * so a stranger learns nothing of a route's fields: only 401.
+ */
+export function authHook(hook: AuthHook): AuthHook {
+  return Object.assign(hook, { [AUTHENTICATES]: true });
 }
 
-/** preHandler: a live session or 401 { action: "logout" }; with roles, one of them or 403. */
-export function requireSession(db: Db, roles?: Role[]) {
-  return async (request: FastifyRequest) => {
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('session', null);
+  // Every API route authenticates or is listed as public: a route that forgot both fails the start.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const hooks = [route.onRequest ?? []].flat() as unknown[];
+    const authenticates = hooks.some((hook) => typeof hook === 'function' && AUTHENTICATES in hook);
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      const isPublic = PUBLIC_ROUTES.has(`${method} ${route.url}`);
+      if (authenticates === isPublic)
+        throw new Error(
+          `${method} ${route.url}: ${isPublic ? 'listed as public but authenticates' : 'neither authenticates (onRequest: requireSession) nor is listed in plugins/public-routes.ts'}`,
+        );
+    }
+  });
+}
+
+/** onRequest: a live session or 401 { action: "logout" }; with roles, one of them or 403. */
+export function requireSession(db: Db, roles?: Role[]): AuthHook {
+  return authHook(async (request) => {
     const token = bearerToken(request);
     const found = token ? await findSession(db, token) : undefined;
     if (!token || !found) throw unauthorized(SERVER_TEXT.unauthenticated);
     request.session = { ...found, token };
     if (roles && !roles.some((role) => found.roles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
-  };
+  });
 }
 
 /** The session of a route behind requireSession; reaching it without one is a wiring bug, not a client error. */
 export function sessionOf(request: { session: Session | null }): Session {
-  if (!request.session) throw new Error('route is missing its requireSession preHandler');
+  if (!request.session) throw new Error('route is missing its requireSession hook');
   return request.session;
 }

@@ -1,7 +1,8 @@
-import { SERVER_TEXT } from '@parley/domain/messages';
+import { randomUUID } from 'node:crypto';
+import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError, unauthorized } from '../lib/http-error';
+import { HttpError, tooManyRequests, unauthorized } from '../lib/http-error';
 import { isUnavailable, registerErrorHandling } from './errors';
 
 /** An error as the pg driver or Node's net module raise it. */
@@ -13,7 +14,7 @@ describe('registerErrorHandling', () => {
   let app: FastifyInstance;
   let thrown: unknown;
   beforeAll(async () => {
-    app = Fastify({ logger: false });
+    app = Fastify({ logger: false, genReqId: () => randomUUID() });
     registerErrorHandling(app);
     app.get('/throw', async () => {
       throw thrown;
@@ -43,11 +44,19 @@ describe('registerErrorHandling', () => {
     ['ETIMEDOUT', 'connect ETIMEDOUT'],
     ['ENOTFOUND', 'getaddrinfo ENOTFOUND db'],
     ['EAI_AGAIN', 'getaddrinfo EAI_AGAIN db'],
-  ])('a database outage (%s) answers 503 { retry: true } and no details', async (code, message) => {
-    const response = await raise(driverError(code, message));
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ message: SERVER_TEXT.unavailable, retry: true });
-  });
+  ])(
+    'a database outage (%s) answers 503 { retry: true }, Retry-After and no details',
+    async (code, message) => {
+      const response = await raise(driverError(code, message));
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.json()).toEqual({
+        message: SERVER_TEXT.unavailable,
+        retry: true,
+        requestId: response.headers['x-request-id'],
+      });
+    },
+  );
 
   it.each([
     'Connection terminated unexpectedly',
@@ -56,26 +65,56 @@ describe('registerErrorHandling', () => {
   ])('the pg pool message %j answers 503 { retry: true }', async (message) => {
     const response = await raise(new Error(message));
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ message: 'The service is busy. Please try again.', retry: true });
+    expect(response.json()).toMatchObject({ message: 'The service is busy. Please try again.', retry: true });
   });
 
-  it('anything else is a 500 with a plain message: no stack, no error text, no code', async () => {
-    const error = driverError('23505', 'duplicate key value violates unique constraint "users_email_key"');
-    const response = await raise(error);
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ message: SERVER_TEXT.serverError });
-    expect(response.body).not.toContain('users_email_key');
-    expect(response.body).not.toContain(' at ');
-
+  it('anything else is a 500 with a plain message and the request id: no stack, no error text, no code', async () => {
     const typeError = await raise(new TypeError("Cannot read properties of undefined (reading 'id')"));
     expect(typeError.statusCode).toBe(500);
-    expect(typeError.json()).toEqual({ message: SERVER_TEXT.serverError });
+    const requestId = typeError.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeError.json()).toEqual({ message: SERVER_TEXT.serverError, requestId });
+    expect(typeError.body).not.toContain('reading');
+    expect(typeError.body).not.toContain(' at ');
+    const other = await raise(driverError('42P01', 'relation "users" does not exist'));
+    expect(other.statusCode).toBe(500);
+    expect(other.body).not.toContain('relation');
+    expect(other.headers['x-request-id']).not.toBe(requestId);
+  });
+
+  it('what PostgreSQL refuses is mapped in one place: conflicts 409, bad data 422, nothing of the error leaks', async () => {
+    const email = await raise(
+      Object.assign(
+        driverError('23505', 'duplicate key value violates unique constraint "users_email_key"'),
+        {
+          constraint: 'users_email_key',
+        },
+      ),
+    );
+    expect(email.statusCode).toBe(409);
+    expect(email.json()).toEqual({
+      message: VALIDATION.emailInUse,
+      errors: { email: [VALIDATION.emailInUse] },
+    });
+    for (const code of ['23505', '23P01', '23503']) {
+      const response = await raise(driverError(code, 'violates constraint "secret_name"'));
+      expect(response.statusCode, code).toBe(409);
+      expect(response.json()).toEqual({ message: SERVER_TEXT.conflict });
+    }
+    for (const code of ['23514', '23502', '22001', '22003', '22P02', '22021', '54000']) {
+      const response = await raise(driverError(code, 'value too long for "secret_column"'));
+      expect(response.statusCode, code).toBe(422);
+      expect(response.json()).toEqual({ message: SERVER_TEXT.invalidInput });
+    }
   });
 
   it('an HttpError answers its status, message, field errors and extras', async () => {
     const withErrors = await raise(new HttpError(409, 'Taken.', { email: ['Taken.'] }));
     expect(withErrors.statusCode).toBe(409);
     expect(withErrors.json()).toEqual({ message: 'Taken.', errors: { email: ['Taken.'] } });
+    const limited = await raise(tooManyRequests(SERVER_TEXT.rateLimited, 12.2));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('13');
     const logout = await raise(unauthorized(SERVER_TEXT.unauthenticated));
     expect(logout.statusCode).toBe(401);
     expect(logout.json()).toEqual({ message: SERVER_TEXT.unauthenticated, action: 'logout' });
@@ -84,6 +123,7 @@ describe('registerErrorHandling', () => {
   it('a client error from Fastify keeps a 4xx status; a 429 says the rate-limit text', async () => {
     const tooMany = await raise(Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 }));
     expect(tooMany.statusCode).toBe(429);
+    expect(Number(tooMany.headers['retry-after'])).toBeGreaterThan(0);
     expect(tooMany.json()).toEqual({ message: SERVER_TEXT.rateLimited });
     const gone = await raise(Object.assign(new Error('Gone away'), { statusCode: 410 }));
     expect(gone.statusCode).toBe(400);

@@ -1,7 +1,7 @@
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from '../lib/http-error';
+import { HttpError, UNAVAILABLE_RETRY_AFTER } from '../lib/http-error';
 
 // One error shape for every answer: { message, errors?, action?, retry?, requestId? }. Never a stack trace.
 // requestId (5xx only; every answer carries it as X-Request-Id) is what support asks for.
@@ -33,9 +33,6 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** Seconds a client waits after a 503 before its retry (the web client retries after 1 s and 2 s, spec §8). */
-export const UNAVAILABLE_RETRY_AFTER = 1;
-
 type Mapped = { status: 409 | 422; message: string; field?: string };
 
 /** Constraints whose violation a client can cause (two admins, one new email at once): the field and text. */
@@ -54,7 +51,8 @@ export function constraintAnswer(error: unknown): Mapped | null {
   if (typeof code !== 'string') return null;
   const known = typeof constraint === 'string' ? CONSTRAINTS[constraint] : undefined;
   if (known && (code === '23505' || code === '23P01')) return known;
-  if (code === '23505' || code === '23P01' || code === '23503') return { status: 409, message: SERVER_TEXT.conflict };
+  if (code === '23505' || code === '23P01' || code === '23503')
+    return { status: 409, message: SERVER_TEXT.conflict };
   if (code === '23514' || code === '23502' || code.startsWith('22') || code === '54000')
     return { status: 422, message: SERVER_TEXT.invalidInput };
   return null;
@@ -81,6 +79,10 @@ function fieldErrors(
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Every answer names its request, so a report from a school can be matched to the log lines.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));

@@ -41,14 +41,19 @@ async function expectOutage(app: FastifyInstance) {
     { method: 'GET' as const, url: '/api/users/data', headers: bearer('some-token') },
     { method: 'GET' as const, url: '/api/site/verify-school?token=abc' },
     { method: 'POST' as const, url: '/api/user/request-password-reset', payload: { email: 'a@example.org' } },
+    { method: 'GET' as const, url: '/api/ready' },
   ];
   for (const request of requests) {
     const response = await app.inject(request);
     expect(response.statusCode, request.url).toBe(503);
-    expect(response.json()).toEqual(unavailable);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.json()).toEqual({ ...unavailable, requestId: response.headers['x-request-id'] });
   }
   const config = await app.inject({ method: 'GET', url: '/api/site/config' });
   expect(config.statusCode).toBe(200);
+  // Liveness says the process is up; readiness (above) that it cannot serve.
+  const health = await app.inject({ method: 'GET', url: '/api/health' });
+  expect(health.json()).toEqual({ status: 'ok' });
 }
 
 describe('database outage → 503 { retry: true }', () => {

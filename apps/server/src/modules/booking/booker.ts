@@ -19,6 +19,13 @@ export type Booker = {
   linkEventId: number | null;
 };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is booking, set by the booking routes' authentication hook. */
+    booker: Booker | null;
+  }
+}
+
 export const BOOKING_LINK_HEADER = 'x-booking-link';
 
 export async function resolveBooker(db: Db, request: FastifyRequest): Promise<Booker | null> {

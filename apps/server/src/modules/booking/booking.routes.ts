@@ -20,10 +20,11 @@ import {
   userSlotsResponse,
 } from '@parley/domain/booking';
 import { eventIdQuery, eventScopedQuery } from '@parley/domain/events';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { requireSession, sessionOf } from '../../plugins/auth';
+import { authHook, requireSession, sessionOf } from '../../plugins/auth';
 import { resolveBooker } from './booker';
 import * as booking from './booking.service';
 import { calendarFileFor, teacherSchedule } from './my-events.service';
@@ -35,9 +36,18 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   const security: Array<Record<string, string[]>> = [{ bearer: [] }, { bookingLink: [] }];
   const ok = <T>(schema: T) => ({ 200: schema, ...errorResponses });
   const withConflict = <T>(schema: T) => ({ ...ok(schema), 409: bookingConflictResponse });
-  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
-  const booker = async (request: Parameters<typeof resolveBooker>[1]) =>
-    booking.requireBooker(await resolveBooker(ctx.db, request));
+  const admin = { onRequest: requireSession(ctx.db, ['admin']) };
+  // A family's calls authenticate before their input is read: a session or a personal link, else 401.
+  api.decorateRequest('booker', null);
+  const family = {
+    onRequest: authHook(async (request) => {
+      request.booker = booking.requireBooker(await resolveBooker(ctx.db, request));
+    }),
+  };
+  const booker = (request: FastifyRequest) => {
+    if (!request.booker) throw new Error('route is missing its family hook');
+    return request.booker;
+  };
 
   api.get(
     '/events/book-event',
@@ -48,17 +58,20 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
 
   api.get(
     '/events/booking-view',
-    { schema: { tags, security, querystring: bookingViewQuery, response: ok(bookingPageResponse) } },
-    async (request) => booking.bookingPageById(ctx, await booker(request), request.query.eventId),
+    {
+      ...family,
+      schema: { tags, security, querystring: bookingViewQuery, response: ok(bookingPageResponse) },
+    },
+    async (request) => booking.bookingPageById(ctx, booker(request), request.query.eventId),
   );
 
   api.get(
     '/events/user-slots-for-pt',
-    { schema: { tags, security, querystring: userSlotsQuery, response: ok(userSlotsResponse) } },
+    { ...family, schema: { tags, security, querystring: userSlotsQuery, response: ok(userSlotsResponse) } },
     async (request) =>
       booking.userSlots(
         ctx,
-        await booker(request),
+        booker(request),
         request.query.eventId,
         request.query.subjectTeacherData,
         request.query.parentId,
@@ -68,6 +81,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/events/booking-data-for-student',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -77,17 +91,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.bookingDataForStudent(
-        ctx,
-        await booker(request),
-        request.query.eventId,
-        request.body.studentId,
-      ),
+      booking.bookingDataForStudent(ctx, booker(request), request.query.eventId, request.body.studentId),
   );
 
   api.post(
     '/events/data-for-subject-teacher-selector',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -95,12 +105,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: ok(subjectTeacherSelectorResponse),
       },
     },
-    async (request) => booking.subjectTeacherSelector(ctx, await booker(request), request.body.eventId),
+    async (request) => booking.subjectTeacherSelector(ctx, booker(request), request.body.eventId),
   );
 
   api.post(
     '/events/arrange-slots',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -109,12 +120,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(arrangeResponse),
       },
     },
-    async (request) => booking.arrange(ctx, await booker(request), request.query.eventId, request.body),
+    async (request) => booking.arrange(ctx, booker(request), request.query.eventId, request.body),
   );
 
   api.post(
     '/events/update-slot-for-booking',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -123,13 +135,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(bookingResultResponse),
       },
     },
-    async (request) =>
-      booking.updateSlotForBooking(ctx, await booker(request), request.query.id, request.body),
+    async (request) => booking.updateSlotForBooking(ctx, booker(request), request.query.id, request.body),
   );
 
   api.post(
     '/events/remove-booking',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -139,13 +151,16 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.removeBooking(ctx, await booker(request), request.query.eventId, request.body.bookingId),
+      booking.removeBooking(ctx, booker(request), request.query.eventId, request.body.bookingId),
   );
 
   api.post(
     '/events/update-gown-size',
-    { schema: { tags, security, querystring: updateGownSizeQuery, response: ok(bookingResultResponse) } },
-    async (request) => booking.updateGownSize(ctx, await booker(request), request.query),
+    {
+      ...family,
+      schema: { tags, security, querystring: updateGownSizeQuery, response: ok(bookingResultResponse) },
+    },
+    async (request) => booking.updateGownSize(ctx, booker(request), request.query),
   );
 
   api.post(
@@ -188,7 +203,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/events/details-teacher',
     {
-      preHandler: requireSession(ctx.db, ['teacher', 'admin']),
+      onRequest: requireSession(ctx.db, ['teacher', 'admin']),
       schema: {
         tags,
         security: [{ bearer: [] }],
@@ -202,6 +217,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/events/calendar-file',
     {
+      ...family,
       schema: {
         tags,
         security,
@@ -211,7 +227,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const file = await calendarFileFor(ctx, await booker(request), request.query.eventId);
+      const file = await calendarFileFor(ctx, booker(request), request.query.eventId);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)

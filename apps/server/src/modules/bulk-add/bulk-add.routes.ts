@@ -56,7 +56,7 @@ const bulkOptions = (request: {
 // Spec §7: bulk-add-teachers (preview), then ?confirm=true&send_invite={bool}; the same for families.
 export function bulkAddRoutes(api: Api, ctx: AppContext): void {
   const options = {
-    preHandler: requireSession(ctx.db, ['admin']),
+    onRequest: requireSession(ctx.db, ['admin']),
     bodyLimit: 5 * 1_048_576, // a school's whole roll as CSV
   };
   const schema = { tags: ['people'], security: [{ bearer: [] }], querystring: bulkQuery, body: bulkRequest };

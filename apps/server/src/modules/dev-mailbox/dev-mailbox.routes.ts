@@ -1,3 +1,4 @@
+import { idParam } from '@parley/domain/fields';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
@@ -69,7 +70,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
     {
       schema: {
         tags,
-        querystring: z.strictObject({ id: z.coerce.number().int().positive() }),
+        querystring: z.strictObject({ id: idParam }),
         response: { 200: mailItem, ...errorResponses },
       },
     },
@@ -86,7 +87,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       schema: {
         tags,
         querystring: z.strictObject({
-          id: z.coerce.number().int().positive(),
+          id: idParam,
           index: z.coerce.number().int().min(0),
         }),
         produces: ['text/calendar', 'application/octet-stream'],

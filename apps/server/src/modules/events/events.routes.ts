@@ -44,7 +44,7 @@ import { loadSchool } from './sections.service';
 // section, slot or person answers 404 exactly like a missing one.
 export function eventRoutes(api: Api, ctx: AppContext): void {
   const tags = ['events'];
-  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const ok = <T>(schema: T) => ({ 200: schema, ...errorResponses });

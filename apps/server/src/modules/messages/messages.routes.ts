@@ -5,6 +5,7 @@ import {
   MESSAGE_AUDIENCES,
   singleRecipientMessageRequest,
 } from '@parley/domain/events';
+import { idField, idParam } from '@parley/domain/fields';
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import { z } from 'zod';
@@ -30,7 +31,7 @@ const isEventMessage = (name: string): name is EventMessageType =>
 
 export function messageRoutes(api: Api, ctx: AppContext): void {
   const tags = ['messages'];
-  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const sentResponse = messageResponse.extend({ sent: z.number().optional() });
@@ -42,10 +43,10 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
       schema: {
         tags,
         security,
-        querystring: z.strictObject({ eventId: z.coerce.number().int().positive().optional() }),
+        querystring: z.strictObject({ eventId: idParam.optional() }),
         body: z.strictObject({
           messageTypeName: z.string().max(60),
-          data: z.strictObject({ userId: z.number().int().positive() }).optional(),
+          data: z.strictObject({ userId: idField }).optional(),
           audience: z.enum(MESSAGE_AUDIENCES).optional(),
         }),
         response: { 200: sentResponse, ...errorResponses },

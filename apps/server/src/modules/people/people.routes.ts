@@ -1,4 +1,5 @@
 import { emailSearchResponse, searchQuery } from '@parley/domain/auth';
+import { idField, idParam } from '@parley/domain/fields';
 import {
   deleteQuery,
   idQuery,
@@ -25,7 +26,7 @@ import * as people from './people.service';
 // Spec §7 Users: the school directory. Every route is admin-only and scoped to the admin's school.
 export function peopleRoutes(api: Api, ctx: AppContext): void {
   const tags = ['people'];
-  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
 
@@ -116,7 +117,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       schema: {
         tags,
         security,
-        body: z.strictObject({ id: z.number().int().positive() }),
+        body: z.strictObject({ id: idField }),
         response: created,
       },
     },
@@ -164,7 +165,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       schema: {
         tags,
         security,
-        querystring: z.strictObject({ subject_id: z.coerce.number().int().positive() }),
+        querystring: z.strictObject({ subject_id: idParam }),
         response: { 200: emailSearchResponse, ...errorResponses },
       },
     },

@@ -15,7 +15,7 @@ import * as profile from './profile.service';
 // Every role: one's own profile, password and settings (spec §6 "All roles: My profile, Settings").
 export function profileRoutes(api: Api, ctx: AppContext): void {
   const tags = ['profile'];
-  const signedIn = { preHandler: requireSession(ctx.db) };
+  const signedIn = { onRequest: requireSession(ctx.db) };
   const security = [{ bearer: [] }];
 
   api.get(

@@ -23,7 +23,7 @@ export function schoolRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/site/school',
     {
-      preHandler: requireSession(ctx.db),
+      onRequest: requireSession(ctx.db),
       schema: { tags, security, response: { 200: schoolProfile, ...errorResponses } },
     },
     async (request) => toProfile(await findSchool(ctx.db, sessionOf(request).schoolId)),
@@ -32,7 +32,7 @@ export function schoolRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/site/update-school',
     {
-      preHandler: requireSession(ctx.db, ['admin']),
+      onRequest: requireSession(ctx.db, ['admin']),
       schema: { tags, security, body: schoolUpdate, response: { 200: schoolProfile, ...errorResponses } },
     },
     async (request) => {

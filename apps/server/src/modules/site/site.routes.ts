@@ -24,7 +24,7 @@ export function siteRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/site/index',
     {
-      preHandler: requireSession(ctx.db),
+      onRequest: requireSession(ctx.db),
       schema: { tags, security: [{ bearer: [] }], response: { 200: homeDataResponse, ...errorResponses } },
     },
     async (request) => {

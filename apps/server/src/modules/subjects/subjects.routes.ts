@@ -17,7 +17,7 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code
 
 export function subjectRoutes(api: Api, ctx: AppContext): void {
   const tags = ['subjects'];
-  const admin = { preHandler: requireSession(ctx.db, ['admin']) };
+  const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
   const saved = { 200: savedResponse, ...errorResponses };

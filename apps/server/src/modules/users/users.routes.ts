@@ -11,7 +11,7 @@ export function userRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/users/data',
     {
-      preHandler: requireSession(ctx.db),
+      onRequest: requireSession(ctx.db),
       schema: { tags, security: [{ bearer: [] }], response: { 200: currentUser, ...errorResponses } },
     },
     (request) => loadCurrentUser(ctx, sessionOf(request).userId),
@@ -21,7 +21,7 @@ export function userRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/user/search-email',
     {
-      preHandler: requireSession(ctx.db, ['admin']),
+      onRequest: requireSession(ctx.db, ['admin']),
       schema: {
         tags,
         security: [{ bearer: [] }],

@@ -1,0 +1,33 @@
+// Every API route that answers without a session, in one place. Any other route must authenticate in its
+// onRequest hook (requireSession, or a family's booker): buildApp refuses to start otherwise.
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  // Service
+  'GET /api/health',
+  'GET /api/ready',
+  'GET /api/site/config',
+  // Accounts: signing up, in and out, and the links mailed for them (the token is the credential)
+  'POST /api/site/signup',
+  'GET /api/users/search-email-for-signup',
+  'GET /api/site/verify-school',
+  'GET /api/site/verify-email',
+  'POST /api/site/resend-school-verification',
+  'POST /api/user/login',
+  'POST /api/user/logout',
+  'POST /api/user/request-password-reset',
+  'POST /api/user/reset-password',
+  // Invitations (the invitation token is the credential)
+  'GET /api/users/accept-admin-invite',
+  'GET /api/users/accept-teacher-invite',
+  'GET /api/users/accept-parent-invite',
+  'GET /api/users/accept-student-invite',
+  'POST /api/users/set-admin-password',
+  'POST /api/users/set-teacher-password',
+  'POST /api/users/set-new-password',
+  'POST /api/user/resend-invitation',
+  // A booking page by its code: a visitor is asked to log in, a family sees its page
+  'GET /api/events/book-event',
+  // The dev mailbox (never in production; loopback clients only unless opened)
+  'GET /api/dev/mailbox',
+  'GET /api/dev/mailbox/view',
+  'GET /api/dev/mailbox/attachment',
+]);
