@@ -62,6 +62,7 @@ describe('registerErrorHandling', () => {
     'Connection terminated unexpectedly',
     'Connection terminated due to connection timeout',
     'timeout exceeded when trying to connect',
+    'Client has encountered a connection error and is not queryable',
   ])('the pg pool message %j answers 503 { retry: true }', async (message) => {
     const response = await raise(new Error(message));
     expect(response.statusCode).toBe(503);

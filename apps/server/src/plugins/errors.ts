@@ -29,7 +29,10 @@ export function isUnavailable(error: unknown): boolean {
   return (
     (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
     (error instanceof Error &&
-      /Connection terminated|timeout exceeded when trying to connect/.test(error.message))
+      // The last one: a transaction's ROLLBACK on a connection that died under it.
+      /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/.test(
+        error.message,
+      ))
   );
 }
 
