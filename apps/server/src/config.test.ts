@@ -29,6 +29,7 @@ describe('parseConfig', () => {
       turnstileSecret: undefined,
       logLevel: 'info',
       devMailbox: true,
+      devMailboxOpen: false,
     });
   });
 
@@ -48,6 +49,7 @@ describe('parseConfig', () => {
       TURNSTILE_SITE_KEY: 'site-key',
       LOG_LEVEL: 'warn',
       WEB_DIST: '/srv/web',
+      DEV_MAILBOX_OPEN: 'true',
     });
     expect(config).toEqual({
       env: 'production',
@@ -65,6 +67,7 @@ describe('parseConfig', () => {
       logLevel: 'warn',
       webDist: '/srv/web',
       devMailbox: false,
+      devMailboxOpen: true,
     });
   });
 

@@ -25,6 +25,7 @@ const schema = z.object({
   TURNSTILE_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  DEV_MAILBOX_OPEN: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -44,6 +45,8 @@ export type Config = {
   webDist: string | undefined;
   /** The dev mailbox keeps mail in the database and shows it at /dev/mailbox (never in production). */
   devMailbox: boolean;
+  /** The dev mailbox answers clients beyond this machine too (a shared demo server). */
+  devMailboxOpen: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -77,5 +80,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: c.LOG_LEVEL,
     webDist: c.WEB_DIST,
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
+    devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
   };
 }

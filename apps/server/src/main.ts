@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ db, config, databaseReady });
   const transport = config.smtpUrl
     ? smtpTransport(config)
-    : devMailboxTransport((line) => app.log.info(line));
+    : devMailboxTransport(db, (line) => app.log.info(line));
   let worker: { stop(): Promise<void> } | undefined;
 
   let closing = false;
@@ -44,6 +44,14 @@ async function main(): Promise<void> {
     intervalMs: 1000,
     onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
   });
+  if (config.devMailbox) {
+    const who = config.devMailboxOpen
+      ? 'ANYONE who can reach this server (DEV_MAILBOX_OPEN=true)'
+      : 'clients on this machine only';
+    app.log.warn(
+      `MAIL IS NOT BEING SENT: SMTP_URL is not set. Every mail, with its sign-in, reset and invitation links, is kept in the dev mailbox at ${config.appUrl}/dev/mailbox, open to ${who}. Set SMTP_URL to send mail.`,
+    );
+  }
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
   app.log.info(
     `${config.appName} on ${config.appUrl} (${where}${config.devMailbox ? ', dev mailbox at /dev/mailbox' : ''})`,

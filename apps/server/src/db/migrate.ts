@@ -4,6 +4,7 @@ import * as accounts from './migrations/001-accounts';
 import * as directory from './migrations/002-directory';
 import * as events from './migrations/003-events';
 import * as booking from './migrations/004-booking';
+import * as mailAtRest from './migrations/005-mail-at-rest';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-directory': directory,
   '003-events': events,
   '004-booking': booking,
+  '005-mail-at-rest': mailAtRest,
 };
 
 const migratorOf = (

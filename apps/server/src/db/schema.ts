@@ -63,6 +63,19 @@ export interface AuthTokensTable {
   created_at: CreatedAt;
 }
 
+/** What the dev mailbox (no SMTP_URL) received: the stand-in for the recipients' inboxes. */
+export interface DevMailboxTable {
+  id: Generated<number>;
+  message_id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  links: ColumnType<string[], string, string>;
+  attachments: ColumnType<MailAttachment[], string, string>;
+  created_at: CreatedAt;
+}
+
 export interface MailOutboxTable {
   id: Generated<number>;
   school_id: number | null;
@@ -216,6 +229,7 @@ export interface Database {
   user_roles: UserRolesTable;
   auth_tokens: AuthTokensTable;
   mail_outbox: MailOutboxTable;
+  dev_mailbox: DevMailboxTable;
   subjects: SubjectsTable;
   teacher_subjects: TeacherSubjectsTable;
   parent_students: ParentStudentsTable;

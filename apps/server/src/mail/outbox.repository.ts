@@ -54,10 +54,13 @@ export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
     .execute();
 }
 
+/** Once a mail has left (or is given up), its row keeps who, what and when, never a usable link. */
+const dropContent = { text_body: '', html_body: '', links: '[]', attachments: '[]' } as const;
+
 export async function markSent(db: Db, id: number): Promise<void> {
   await db
     .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: sql`now()`, locked_until: null, last_error: null })
+    .set({ status: 'sent', sent_at: sql`now()`, locked_until: null, last_error: null, ...dropContent })
     .where('id', '=', id)
     .execute();
 }
@@ -74,29 +77,10 @@ export async function markFailedAttempt(
       next_attempt_at: sql`now() + make_interval(secs => ${input.retryInSeconds ?? 0})`,
       locked_until: null,
       last_error: input.error.slice(0, 1000),
+      ...(input.retryInSeconds === null && dropContent),
     })
     .where('id', '=', id)
     .execute();
-}
-
-const mailColumns = [
-  'id',
-  'to_address',
-  'subject',
-  'text_body',
-  'html_body',
-  'links',
-  'attachments',
-  'status',
-  'created_at',
-] as const;
-
-export function listMail(db: Db, limit: number) {
-  return db.selectFrom('mail_outbox').select(mailColumns).orderBy('id', 'desc').limit(limit).execute();
-}
-
-export function findMail(db: Db, id: number) {
-  return db.selectFrom('mail_outbox').select(mailColumns).where('id', '=', id).executeTakeFirst();
 }
 
 /** Many mails in one statement per 1,000 (invitations to a whole year group), in the caller's transaction. */

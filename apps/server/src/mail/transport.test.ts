@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { attachmentContentType, devMailboxTransport, type MailMessage, nodemailerMessage } from './transport';
+import { attachmentContentType, type MailMessage, nodemailerMessage } from './transport';
 
 const ics = [
   'BEGIN:VCALENDAR',
@@ -90,18 +90,5 @@ describe('the SMTP message', () => {
     expect(attachmentContentType(file('a.txt', 'text/plain'))).toBe('text/plain; charset=utf-8');
     expect(attachmentContentType(file('a.json', 'application/json'))).toBe('application/json');
     expect(attachmentContentType(file('a.bin', ''))).toBe('application/octet-stream');
-  });
-});
-
-describe('the dev mailbox transport', () => {
-  it('keeps the mail in the outbox and logs one line with its links and attached file names', async () => {
-    const lines: string[] = [];
-    const transport = devMailboxTransport((line) => lines.push(line));
-    await transport.send(message);
-    await transport.send({ ...message, attachments: [] });
-    expect(lines).toEqual([
-      'dev mailbox: "Your booking" to parent@example.org (attached: parents-evening.ics) http://parley.test/home',
-      'dev mailbox: "Your booking" to parent@example.org http://parley.test/home',
-    ]);
   });
 });

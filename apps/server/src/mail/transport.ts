@@ -1,6 +1,8 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config';
+import type { Db } from '../db/database';
 import type { MailAttachment } from '../db/schema';
+import { keepInDevMailbox } from './dev-mailbox.repository';
 
 export type MailMessage = {
   to: string;
@@ -65,12 +67,13 @@ export function smtpTransport(config: Config): MailTransport {
 }
 
 /**
- * The dev mailbox: mail (attachments included) stays in the outbox table for /dev/mailbox; one log line
- * carries the links and names the attached files.
+ * The dev mailbox: each mail (attachments included) is delivered into the dev_mailbox table for
+ * /dev/mailbox; one log line carries the links and names the attached files.
  */
-export function devMailboxTransport(log: (line: string) => void): MailTransport {
+export function devMailboxTransport(db: Db, log: (line: string) => void): MailTransport {
   return {
     async send(message) {
+      await keepInDevMailbox(db, message);
       const files = message.attachments.map((attachment) => attachment.filename);
       const attached = files.length > 0 ? ` (attached: ${files.join(', ')})` : '';
       log(`dev mailbox: "${message.subject}" to ${message.to}${attached} ${message.links.join(' ')}`.trim());

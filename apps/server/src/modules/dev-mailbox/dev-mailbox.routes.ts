@@ -1,9 +1,12 @@
+import { isIP } from 'node:net';
 import { idParam } from '@parley/domain/fields';
+import { SERVER_TEXT } from '@parley/domain/messages';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
-import { findMail, listMail } from '../../mail/outbox.repository';
+import { findDevMail, listDevMail } from '../../mail/dev-mailbox.repository';
 import { attachmentContentType } from '../../mail/transport';
 
 /** What the mailbox shows of an attached file; its content comes from /dev/mailbox/attachment. */
@@ -26,7 +29,7 @@ const mailItem = z.object({
   createdAt: z.date(),
 });
 
-const toItem = (row: Awaited<ReturnType<typeof listMail>>[number]) => ({
+const toItem = (row: Awaited<ReturnType<typeof listDevMail>>[number]) => ({
   id: row.id,
   to: row.to_address,
   subject: row.subject,
@@ -38,7 +41,7 @@ const toItem = (row: Awaited<ReturnType<typeof listMail>>[number]) => ({
     contentType: attachmentContentType(attachment),
     size: Buffer.byteLength(attachment.content, 'utf8'),
   })),
-  status: row.status,
+  status: 'sent',
   createdAt: row.created_at,
 });
 
@@ -57,17 +60,33 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** The dev mailbox: registered only without SMTP_URL and never in production (see config.devMailbox). */
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form: a client on this machine. */
+export function isLoopback(ip: string): boolean {
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return ip === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
+}
+
+/**
+ * The dev mailbox: registered only without SMTP_URL and never in production (see config.devMailbox). It
+ * holds every school's reset and invitation links, so it answers clients on this machine only (behind a
+ * local proxy, the address the proxy saw), unless DEV_MAILBOX_OPEN says otherwise; others get 404.
+ */
 export function devMailboxRoutes(api: Api, ctx: AppContext): void {
   const tags = ['dev'];
+  const local = {
+    onRequest: async (request: FastifyRequest) => {
+      if (!ctx.config.devMailboxOpen && !isLoopback(request.ip)) throw notFound(SERVER_TEXT.notFound);
+    },
+  };
   api.get(
     '/dev/mailbox',
-    { schema: { tags, response: { 200: z.object({ items: z.array(mailItem) }) } } },
-    async () => ({ items: (await listMail(ctx.db, 200)).map(toItem) }),
+    { ...local, schema: { tags, response: { 200: z.object({ items: z.array(mailItem) }) } } },
+    async () => ({ items: (await listDevMail(ctx.db, 200)).map(toItem) }),
   );
   api.get(
     '/dev/mailbox/view',
     {
+      ...local,
       schema: {
         tags,
         querystring: z.strictObject({ id: idParam }),
@@ -75,7 +94,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const mail = await findMail(ctx.db, request.query.id);
+      const mail = await findDevMail(ctx.db, request.query.id);
       if (!mail) throw notFound('No such mail.');
       return toItem(mail);
     },
@@ -84,6 +103,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/dev/mailbox/attachment',
     {
+      ...local,
       schema: {
         tags,
         querystring: z.strictObject({
@@ -98,7 +118,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const mail = await findMail(ctx.db, request.query.id);
+      const mail = await findDevMail(ctx.db, request.query.id);
       const attachment = mail?.attachments[request.query.index];
       if (!attachment) throw notFound('No such attachment.');
       return reply
