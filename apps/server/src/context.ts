@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/database';
+import type { Background } from './lib/background';
 import type { BotCheck } from './lib/bot-check';
 import type { RateLimiter } from './lib/rate-limiter';
 
@@ -9,4 +10,6 @@ export type AppContext = {
   config: Config;
   rateLimiter: RateLimiter;
   botCheck: BotCheck;
+  /** Work that runs after the answer (app.close() waits for it). */
+  background: Background;
 };

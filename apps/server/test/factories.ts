@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../src/config';
 import type { AppContext } from '../src/context';
 import type { Db } from '../src/db/database';
+import { Background } from '../src/lib/background';
 import { noBotCheck } from '../src/lib/bot-check';
 import { MemoryStore, RateLimiter } from '../src/lib/rate-limiter';
 import { inviteUser } from '../src/modules/invitations/invitations.service';
@@ -72,6 +73,7 @@ export function testContext(t: { db: Db; config: Config }): AppContext {
     config: t.config,
     rateLimiter: new RateLimiter(new MemoryStore()),
     botCheck: noBotCheck,
+    background: new Background(console),
   };
 }
 

@@ -1,7 +1,11 @@
 import type { Db } from '../src/db/database';
+import { settleBackgroundWork } from './test-app';
+
+// Reset and resend mails are written after the answer: every helper first waits for that work.
 
 /** The newest mail to an address, straight from the outbox. */
 export async function lastMailTo(db: Db, to: string) {
+  await settleBackgroundWork();
   return db
     .selectFrom('mail_outbox')
     .selectAll()
@@ -11,6 +15,7 @@ export async function lastMailTo(db: Db, to: string) {
 }
 
 export async function mailCount(db: Db, to: string): Promise<number> {
+  await settleBackgroundWork();
   const row = await db
     .selectFrom('mail_outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -2,8 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
 import { type Config, parseConfig } from '../src/config';
 import type { Db } from '../src/db/database';
+import { Background } from '../src/lib/background';
 import type { BotCheck } from '../src/lib/bot-check';
-import { MemoryStore } from '../src/lib/rate-limiter';
+import { MemoryStore, type RateLimitStore } from '../src/lib/rate-limiter';
 import { createTestDb } from './test-db';
 
 export const TEST_APP_URL = 'http://parley.test';
@@ -12,12 +13,37 @@ export type TestApp = {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** Resolves once the work left running after the answers (reset and resend mails) is done. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 };
 
+/**
+ * A background whose failures fail the test that waits for it, instead of going to a silent log.
+ * Every live one is known, so the mailbox helpers can wait for mail still being written.
+ */
+class TestBackground extends Background {
+  readonly failures: unknown[] = [];
+  constructor() {
+    super({ error: (details) => this.failures.push((details as { err?: unknown }).err) });
+  }
+  async settled(): Promise<void> {
+    await this.idle();
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+  }
+}
+
+const liveBackgrounds = new Set<TestBackground>();
+
+/** Waits for the background work of every live test app (mailbox.ts calls it before reading mail). */
+export async function settleBackgroundWork(): Promise<void> {
+  await Promise.all([...liveBackgrounds].map((background) => background.settled()));
+}
+
 /** The real app on a fresh database, with an in-memory rate limit store and no logging. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; botCheck?: BotCheck } = {},
+  options: { env?: Record<string, string>; botCheck?: BotCheck; rateLimitStore?: RateLimitStore } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = parseConfig({
@@ -26,20 +52,27 @@ export async function createTestApp(
     APP_URL: TEST_APP_URL,
     ...options.env,
   });
+  const background = new TestBackground();
   const app = await buildApp({
     db: testDb.db,
     config,
     logger: false,
-    rateLimitStore: new MemoryStore(),
+    rateLimitStore: options.rateLimitStore ?? new MemoryStore(),
+    background,
     ...(options.botCheck && { botCheck: options.botCheck }),
   });
+  liveBackgrounds.add(background);
   return {
     app,
     db: testDb.db,
     config,
+    settled: () => background.settled(),
     async close() {
       await app.close();
+      liveBackgrounds.delete(background);
       await testDb.close();
+      const failure = background.failures.shift();
+      if (failure) throw failure;
     },
   };
 }

@@ -4,7 +4,14 @@ import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
 import { badRequest, forbidden, HttpError, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { enforceRateLimit } from '../../lib/rate-limit';
+import {
+  admitLogin,
+  enforceRateLimit,
+  forgetLoginFailures,
+  loginFailed,
+  loginSucceeded,
+  mayMail,
+} from '../../lib/rate-limit';
 import { RATE_RULES } from '../../lib/rate-limiter';
 import { hashToken } from '../../lib/tokens';
 import { enqueueMail } from '../../mail/outbox.repository';
@@ -19,6 +26,7 @@ import {
   emailExists,
   findRoles,
   findUserByEmail,
+  findUserById,
   findUserWithSchool,
   grantRole,
   markEmailVerified,
@@ -97,6 +105,8 @@ export async function verifySchool(ctx: AppContext, rawToken: string | undefined
     if (!row) return undefined;
     await markSchoolVerified(trx, row.school_id);
     await markEmailVerified(trx, row.user_id);
+    // A resend keeps earlier links alive; once one is used, the others only say "already verified".
+    await revokeTokens(trx, row.user_id, ['verify']);
     return row;
   });
   if (!used) {
@@ -115,6 +125,7 @@ export async function verifyEmail(ctx: AppContext, rawToken: string | undefined)
     if (!row) throw invalidToken();
     await markEmailVerified(trx, row.user_id);
     await markSchoolVerified(trx, row.school_id);
+    await revokeTokens(trx, row.user_id, ['verify']);
     const accessToken = await issueToken(trx, {
       userId: row.user_id,
       schoolId: row.school_id,
@@ -124,48 +135,52 @@ export async function verifyEmail(ctx: AppContext, rawToken: string | undefined)
   });
 }
 
+/**
+ * Same answer, in the same time, whether or not the email is a school awaiting verification: the one
+ * lookup every request makes is done here, the rest after the answer (decision 010).
+ */
 export async function resendSchoolVerification(ctx: AppContext, email: string, ip: string) {
-  await enforceRateLimit(ctx, [
-    [RATE_RULES.mailPerIp, ip],
-    [RATE_RULES.mailPerEmail, email],
-  ]);
-  const user = await findUserByEmail(ctx.db, email);
-  if (user) {
-    const school = await findSchool(ctx.db, user.school_id);
-    const roles = await findRoles(ctx.db, user.id);
-    if (!school.verified_at && roles.includes('admin')) {
-      await ctx.db.transaction().execute(async (trx) => {
-        await revokeTokens(trx, user.id, ['verify']);
-        const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
-        await enqueueMail(
-          trx,
-          schoolVerificationMail(
-            {
-              ...mailContext(ctx),
-              schoolName: school.name,
-              schoolId: school.id,
-              to: user.email,
-              firstName: user.first_name,
-            },
-            token,
-          ),
-        );
-      });
-    }
+  if (await mayMail(ctx, ip, email)) {
+    const user = await findUserByEmail(ctx.db, email);
+    if (user) ctx.background.run('resend school verification', () => resendVerificationMail(ctx, user));
   }
   return { message: SERVER_TEXT.verificationResent };
 }
 
+/** A new link beside the earlier ones: a flood of resends cannot spoil the link already in the inbox. */
+async function resendVerificationMail(ctx: AppContext, user: User) {
+  const school = await findSchool(ctx.db, user.school_id);
+  const roles = await findRoles(ctx.db, user.id);
+  if (school.verified_at || !roles.includes('admin')) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
+    await enqueueMail(
+      trx,
+      schoolVerificationMail(
+        {
+          ...mailContext(ctx),
+          schoolName: school.name,
+          schoolId: school.id,
+          to: user.email,
+          firstName: user.first_name,
+        },
+        token,
+      ),
+    );
+  });
+}
+
+/** Throttled by failures, per account and per address, never by successes (decision 010). */
 export async function login(ctx: AppContext, input: LoginRequest & { email: string }, ip: string) {
-  await enforceRateLimit(ctx, [
-    [RATE_RULES.loginPerIp, ip],
-    [RATE_RULES.loginPerEmail, input.email],
-  ]);
-  if (!(await ctx.botCheck(input.botCheckToken, ip))) throw forbidden(SERVER_TEXT.botCheckFailed);
+  await admitLogin(ctx, { ip, email: input.email, botCheckToken: input.botCheckToken });
   const found = await findUserWithSchool(ctx.db, { email: input.email });
   // Verify even when there is no account, so the answer takes as long either way.
   const passwordOk = await verifyPassword(found?.password_hash ?? null, input.password);
-  if (!found || !passwordOk) throw new HttpError(422, SERVER_TEXT.invalidCredentials);
+  if (!found || !passwordOk) {
+    await loginFailed(ctx, ip);
+    throw new HttpError(422, SERVER_TEXT.invalidCredentials);
+  }
+  await loginSucceeded(ctx, ip, input.email);
   if (!found.schoolVerifiedAt) throw forbidden(SERVER_TEXT.schoolNotVerified);
   if (found.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);
   return startSession(ctx, found.id, 'Logged in.');
@@ -188,21 +203,22 @@ export async function logout(ctx: AppContext, token: string | null) {
   return { message: SERVER_TEXT.loggedOut };
 }
 
-/** Same answer whether or not the email has an account: nothing to learn by asking. */
+/**
+ * Same answer, in the same time, whether or not the email has an account: the one lookup every request
+ * makes is done here, the token and the mail after the answer (decision 010).
+ */
 export async function requestPasswordReset(ctx: AppContext, email: string, ip: string) {
-  await enforceRateLimit(ctx, [
-    [RATE_RULES.mailPerIp, ip],
-    [RATE_RULES.mailPerEmail, email],
-  ]);
-  const user = await findUserByEmail(ctx.db, email);
-  if (user && user.status === 1) await sendResetMail(ctx, user);
+  if (await mayMail(ctx, ip, email)) {
+    const user = await findUserByEmail(ctx.db, email);
+    if (user && user.status === 1) ctx.background.run('password reset mail', () => sendResetMail(ctx, user));
+  }
   return { message: SERVER_TEXT.resetRequested };
 }
 
+/** A new link beside the earlier ones (each lives an hour; using one ends them all, see resetPassword). */
 async function sendResetMail(ctx: AppContext, user: User) {
   const school = await findSchool(ctx.db, user.school_id);
   await ctx.db.transaction().execute(async (trx) => {
-    await revokeTokens(trx, user.id, ['reset']);
     const token = await issueToken(trx, { userId: user.id, schoolId: user.school_id, kind: 'reset' });
     await enqueueMail(
       trx,
@@ -224,12 +240,15 @@ async function sendResetMail(ctx: AppContext, user: User) {
 export async function resetPassword(ctx: AppContext, rawToken: string | undefined, password: string) {
   const token = requireToken(rawToken);
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction().execute(async (trx) => {
+  const userId = await ctx.db.transaction().execute(async (trx) => {
     const row = await consumeToken(trx, token, 'reset');
     if (!row) throw invalidToken();
     await setPassword(trx, row.user_id, passwordHash);
     await revokeTokens(trx, row.user_id, ['access', 'reset']);
+    return row.user_id;
   });
+  const user = await findUserById(ctx.db, userId);
+  if (user) await forgetLoginFailures(ctx, user.email);
   return { message: SERVER_TEXT.passwordReset };
 }
 

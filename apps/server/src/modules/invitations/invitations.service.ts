@@ -4,8 +4,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
-import { enforceRateLimit } from '../../lib/rate-limit';
-import { RATE_RULES } from '../../lib/rate-limiter';
+import { mayMail } from '../../lib/rate-limit';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { invitationMail } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
@@ -60,12 +59,22 @@ export async function inviteUser(
   return { userId: user.id, created: !existing, roleAdded };
 }
 
-/** A fresh invitation link for one role; earlier links for the user stop working. */
-export async function sendInvitation(ctx: AppContext, db: Db, userId: number, role: Role): Promise<void> {
+/**
+ * A fresh invitation link for one role. When the school sends it, earlier links for the user stop working;
+ * a resend the person asks for (anyone can, for any email) keeps them, so a flood of resends cannot spoil
+ * the link already in the inbox.
+ */
+export async function sendInvitation(
+  ctx: AppContext,
+  db: Db,
+  userId: number,
+  role: Role,
+  options: { keepEarlierLinks: boolean } = { keepEarlierLinks: false },
+): Promise<void> {
   const user = await findUserById(db, userId);
   if (!user) return;
   const school = await findSchool(db, user.school_id);
-  await revokeTokens(db, userId, ['invite']);
+  if (!options.keepEarlierLinks) await revokeTokens(db, userId, ['invite']);
   const token = await issueToken(db, { userId, schoolId: user.school_id, kind: 'invite', role });
   await enqueueMail(
     db,
@@ -124,24 +133,32 @@ export async function acceptWithPassword(ctx: AppContext, roles: Role[], token: 
     const used = await consumeToken(trx, token, 'invite');
     if (!used) throw invalidInvitation();
     await setPassword(trx, used.user_id, passwordHash);
-    // Every role the school invited this person to is accepted by the one password they set.
+    // Every role the school invited this person to is accepted by the one password they set, and so every
+    // other invitation link of theirs is done.
     for (const role of await pendingInvitedRoles(trx, used.user_id))
       await markRoleAccepted(trx, used.user_id, role);
+    await revokeTokens(trx, used.user_id, ['invite']);
     return used.user_id;
   });
   return startSession(ctx, userId, SERVER_TEXT.passwordSet);
 }
 
-/** Same answer whether or not an invitation is waiting: nothing to learn by asking. */
+/**
+ * Same answer, in the same time, whether or not an invitation is waiting: the one lookup every request
+ * makes is done here, the rest after the answer (decision 010).
+ */
 export async function resendInvitation(ctx: AppContext, email: string, ip: string) {
-  await enforceRateLimit(ctx, [
-    [RATE_RULES.mailPerIp, ip],
-    [RATE_RULES.mailPerEmail, email],
-  ]);
-  const user = await findUserByEmail(ctx.db, email);
-  if (user && user.status === 1) {
-    const [role] = await pendingInvitedRoles(ctx.db, user.id);
-    if (role) await ctx.db.transaction().execute((trx) => sendInvitation(ctx, trx, user.id, role));
+  if (await mayMail(ctx, ip, email)) {
+    const user = await findUserByEmail(ctx.db, email);
+    if (user && user.status === 1) ctx.background.run('resend invitation', () => resendPending(ctx, user.id));
   }
   return { message: SERVER_TEXT.invitationResent };
+}
+
+async function resendPending(ctx: AppContext, userId: number) {
+  const [role] = await pendingInvitedRoles(ctx.db, userId);
+  if (!role) return;
+  await ctx.db
+    .transaction()
+    .execute((trx) => sendInvitation(ctx, trx, userId, role, { keepEarlierLinks: true }));
 }

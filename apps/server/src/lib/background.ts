@@ -1,0 +1,29 @@
+/** Where a failed task is reported (the app's logger). */
+export type BackgroundLog = { error(details: object, message: string): void };
+
+/**
+ * Work done after the answer has gone, so that how long it takes tells the client nothing (reset and
+ * resend: whether an account exists). Every task is tracked: shutdown and tests wait for `idle()`.
+ */
+export class Background {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly log: BackgroundLog) {}
+
+  run(name: string, task: () => Promise<unknown>): void {
+    // setImmediate: the task starts after the current answer is on its way, not in the same tick.
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
+      .then(
+        () => undefined,
+        (error: unknown) => this.log.error({ err: error }, `background task failed: ${name}`),
+      )
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  /** Resolves once every task is done, those started meanwhile included. */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all(this.pending);
+  }
+}
