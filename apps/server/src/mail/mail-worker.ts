@@ -18,7 +18,8 @@ export async function sendDueMail(db: Db, transport: MailTransport): Promise<num
   for (;;) {
     const batch = await claimDueMail(db, BATCH, LEASE_SECONDS);
     if (batch.length === 0) return sent;
-    for (const mail of batch) {
+    // UPDATE … RETURNING has no order: send in the order the mails were written.
+    for (const mail of batch.sort((a, b) => a.id - b.id)) {
       try {
         await transport.send({
           to: mail.to_address,

@@ -37,7 +37,9 @@ describe('SIGTERM drains the server', () => {
         }),
       }).then((response) => response.status),
     );
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    // The signal once all five have reached the server (its log says so), not before.
+    const arrived = () => server.output().split('"url":"/api/site/signup"').length - 1;
+    while (arrived() < 5) await new Promise((resolve) => setTimeout(resolve, 2));
     const code = server.stop();
     expect(await Promise.all(signups)).toEqual([200, 200, 200, 200, 200]);
     expect(await code).toBe(0);

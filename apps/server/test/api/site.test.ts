@@ -1,5 +1,7 @@
 import { SERVER_TEXT } from '@parley/domain/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendDueMail } from '../../src/mail/mail-worker';
+import { devMailboxTransport } from '../../src/mail/transport';
 import { bearer, invite, registeredSchool, signedUpSchool } from '../factories';
 import { lastMailTo } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
@@ -119,8 +121,12 @@ describe('site endpoints, the OpenAPI document and the dev mailbox', () => {
     );
   });
 
-  it('GET /api/dev/mailbox lists the mail kept in the outbox, newest first, and shows one mail', async () => {
+  it('GET /api/dev/mailbox lists the mail delivered to it, newest first, and shows one mail', async () => {
     const { email } = await signedUpSchool(t.app, t.db, { verify: false });
+    await sendDueMail(
+      t.db,
+      devMailboxTransport(t.db, () => {}),
+    );
     const response = await t.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
     expect(response.statusCode).toBe(200);
     const { items } = response.json() as {
@@ -133,7 +139,7 @@ describe('site endpoints, the OpenAPI document and the dev mailbox', () => {
         createdAt: string;
       }>;
     };
-    expect(items[0]).toMatchObject({ to: email, status: 'pending' });
+    expect(items[0]).toMatchObject({ to: email, status: 'sent' });
     expect(items[0]?.links[0]).toMatch(/\/auth\/verify-school\?token=/);
     expect(Number.isNaN(Date.parse(items[0]?.createdAt ?? ''))).toBe(false);
 
