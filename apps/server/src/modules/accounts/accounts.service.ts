@@ -152,22 +152,7 @@ async function resendVerificationMail(ctx: AppContext, user: User) {
   const school = await findSchool(ctx.db, user.school_id);
   const roles = await findRoles(ctx.db, user.id);
   if (school.verified_at || !roles.includes('admin')) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
-    await enqueueMail(
-      trx,
-      schoolVerificationMail(
-        {
-          ...mailContext(ctx),
-          schoolName: school.name,
-          schoolId: school.id,
-          to: user.email,
-          firstName: user.first_name,
-        },
-        token,
-      ),
-    );
-  });
+  await mailNewLink(ctx, user, school, 'verify', schoolVerificationMail);
 }
 
 /** Throttled by failures, per account and per address, never by successes (decision 010). */
@@ -217,22 +202,21 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ip: s
 
 /** A new link beside the earlier ones (each lives an hour; using one ends them all, see resetPassword). */
 async function sendResetMail(ctx: AppContext, user: User) {
-  const school = await findSchool(ctx.db, user.school_id);
+  await mailNewLink(ctx, user, await findSchool(ctx.db, user.school_id), 'reset', passwordResetMail);
+}
+
+/** A new link of this kind for the user and the mail that carries it, written in one transaction. */
+async function mailNewLink(
+  ctx: AppContext,
+  user: User,
+  school: { id: number; name: string },
+  kind: 'verify' | 'reset',
+  mail: typeof passwordResetMail,
+) {
   await ctx.db.transaction().execute(async (trx) => {
-    const token = await issueToken(trx, { userId: user.id, schoolId: user.school_id, kind: 'reset' });
-    await enqueueMail(
-      trx,
-      passwordResetMail(
-        {
-          ...mailContext(ctx),
-          schoolName: school.name,
-          schoolId: school.id,
-          to: user.email,
-          firstName: user.first_name,
-        },
-        token,
-      ),
-    );
+    const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind });
+    const to = { schoolName: school.name, schoolId: school.id, to: user.email, firstName: user.first_name };
+    await enqueueMail(trx, mail({ ...mailContext(ctx), ...to }, token));
   });
 }
 
