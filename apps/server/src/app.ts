@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/database';
+import { Background } from './lib/background';
 import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
 import { HttpError } from './lib/http-error';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
@@ -22,6 +23,7 @@ import { bookingRoutes } from './modules/booking/booking.routes';
 import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { eventRoutes } from './modules/events/events.routes';
+import { healthRoutes } from './modules/health/health.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { peopleRoutes } from './modules/people/people.routes';
@@ -32,6 +34,8 @@ import { subjectRoutes } from './modules/subjects/subjects.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
+import { registerInputHygiene } from './plugins/input-hygiene';
+import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
 
 export type BuildOptions = {
@@ -39,6 +43,8 @@ export type BuildOptions = {
   config: Config;
   botCheck?: BotCheck;
   rateLimitStore?: RateLimitStore;
+  /** Tests pass their own to wait for it; otherwise one logging to the app's logger. */
+  background?: Background;
   logger?: boolean;
   /** Resolves once the database is migrated; API requests wait for it (the app's files do not). */
   databaseReady?: Promise<void>;
@@ -59,19 +65,29 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // A client's header is not taken (it could forge or collide with another request's lines).
     genReqId: () => randomUUID(),
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  // SIGTERM: answers still in flight close their keep-alive connection, so the drain ends with them
+  // (an idle keep-alive socket would otherwise hold server.close() open).
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerSecurityHeaders(app, config);
   registerErrorHandling(app);
   registerAuth(app);
+  registerInputHygiene(app);
   const { databaseReady } = options;
   if (databaseReady) {
     // The server listens while the embedded database is still starting (a fresh PGlite takes seconds):
     // the page loads at once and its first API calls simply wait a moment.
     app.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/api/')) await databaseReady;
+      // Liveness and readiness answer at once: that the database is not ready yet is their answer.
+      if (request.url.startsWith('/api/') && !/^\/api\/(health|ready)\b/.test(request.url))
+        await databaseReady;
     });
   }
 
@@ -97,7 +113,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     rateLimiter: new RateLimiter(store),
     botCheck:
       options.botCheck ?? (config.turnstileSecret ? turnstileBotCheck(config.turnstileSecret) : noBotCheck),
+    background: options.background ?? new Background(app.log),
   };
+  // Mails promised in answers already sent are written before the database goes (SIGTERM → app.close()).
+  app.addHook('onClose', () => ctx.background.idle());
   app.addHook('onClose', () => ctx.rateLimiter.close());
 
   await app.register(fastifySwagger, {
@@ -113,11 +132,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp(config) });
 
   await app.register(
     async (scope) => {
       const api = scope.withTypeProvider<ZodTypeProvider>();
+      healthRoutes(api, ctx);
       accountRoutes(api, ctx);
       invitationRoutes(api, ctx);
       userRoutes(api, ctx);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { CSP_NONCE_PLACEHOLDER } from './security-headers';
 import { registerWebApp } from './web-app';
 
 describe('registerWebApp', () => {
@@ -14,15 +15,24 @@ describe('registerWebApp', () => {
     await app.ready();
     expect((await app.inject({ url: '/' })).statusCode).toBe(503);
 
-    writeFileSync(join(dist, 'index.html'), '<html>parley</html>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      `<html><script nonce="${CSP_NONCE_PLACEHOLDER}"></script></html>`,
+    );
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {}');
-    for (const url of ['/', '/home', '/book/ptevent/ABCDEF?link=x.y']) {
+    const nonces = new Set<string>();
+    for (const url of ['/', '/home', '/book/ptevent/ABCDEF?link=x.y', '/index.html']) {
       const res = await app.inject({ url });
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe('<html>parley</html>');
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Every page gets its own nonce in place of the build's placeholder.
+      const nonce = /^<html><script nonce="([A-Za-z0-9+/=]{24})"><\/script><\/html>$/.exec(res.body)?.[1];
+      expect(nonce).toBeTruthy();
+      nonces.add(nonce ?? '');
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+    expect(nonces.size).toBe(4);
     const asset = await app.inject({ url: '/assets/index-abc.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
 /**
  * Serves the built web app at / with a fallback to index.html for the app's own routes. The build may
@@ -18,16 +20,31 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
   };
   // wildcard: files are looked up per request, so a build that lands (or is replaced) after start is served.
   await app.register(fastifyStatic, { root, wildcard: true, index: false, maxAge: '1h' });
-  const page = (reply: FastifyReply) => {
-    if (!hasApp())
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({ message: 'The app is being built. Reload in a few seconds.', retry: true });
-    // index.html must never be cached: it names the hashed bundles of the current build.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+  const building = (reply: FastifyReply) =>
+    reply
+      .code(503)
+      .header('retry-after', '5')
+      .send({ message: 'The app is being built. Reload in a few seconds.', retry: true });
+  const page = async (reply: FastifyReply) => {
+    if (!hasApp()) return building(reply);
+    // Read per answer (a new build may land at any time) to give every page its own CSP nonce: the build
+    // marks its script, style and csp-nonce meta tags with a placeholder.
+    let html: string;
+    try {
+      html = await readFile(resolve(root, 'index.html'), 'utf8');
+    } catch {
+      built = false; // a rebuild emptied dist for a moment
+      return building(reply);
+    }
+    // index.html must never be cached: it names the hashed bundles of the current build (and the nonce).
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, cspNonce(reply)));
   };
   app.get('/', (_request, reply) => page(reply));
+  // The file itself is a page too (never the placeholder without its nonce).
+  app.get('/index.html', (_request, reply) => page(reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     // An app route, not a missing file (assets have an extension) nor an API path.
