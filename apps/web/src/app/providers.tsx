@@ -1,3 +1,5 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -6,6 +8,14 @@ import { type ColorMode, ColorModeProvider } from '../components/color-mode';
 import { SnackbarProvider } from '../components/snackbar';
 import { queryClient } from '../lib/query-client';
 import { createAppTheme } from './theme';
+
+// Emotion writes MUI's styles into <style> tags, which the strict CSP (style-src with a nonce, no
+// 'unsafe-inline') blocks unless they carry this page's nonce: the server puts a fresh one into
+// <meta property="csp-nonce"> of every page (the browser hides the attribute; the property keeps it).
+const emotionCache = createCache({
+  key: 'css',
+  nonce: document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined,
+});
 
 function ThemedApp({ mode, children }: { mode: ColorMode; children: ReactNode }) {
   const theme = useMemo(() => createAppTheme(mode), [mode]);
@@ -20,8 +30,10 @@ function ThemedApp({ mode, children }: { mode: ColorMode; children: ReactNode })
 /** Theme (dark by default, remembered toggle), data cache and snackbar for the whole app. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ColorModeProvider>{(mode) => <ThemedApp mode={mode}>{children}</ThemedApp>}</ColorModeProvider>
-    </QueryClientProvider>
+    <CacheProvider value={emotionCache}>
+      <QueryClientProvider client={queryClient}>
+        <ColorModeProvider>{(mode) => <ThemedApp mode={mode}>{children}</ThemedApp>}</ColorModeProvider>
+      </QueryClientProvider>
+    </CacheProvider>
   );
 }

@@ -5,7 +5,6 @@ import {
   forgetBookingLink,
   readBookingLink,
   saveBookingLink,
-  searchWithoutLink,
 } from './booking-link';
 
 afterEach(() => sessionStorage.clear());
@@ -26,12 +25,5 @@ describe('the personal booking link', () => {
   it('travels as the X-Booking-Link header, and no header without a token', () => {
     expect(bookingLinkHeaders('tok-1')).toEqual({ 'X-Booking-Link': 'tok-1' });
     expect(bookingLinkHeaders(null)).toBeUndefined();
-  });
-
-  it('is taken out of the address, keeping the other parameters', () => {
-    expect(searchWithoutLink('?link=abc')).toBe('');
-    expect(searchWithoutLink('?link=abc&tab=2')).toBe('?tab=2');
-    expect(searchWithoutLink('?tab=2')).toBeNull();
-    expect(searchWithoutLink('')).toBeNull();
   });
 });

@@ -8,10 +8,11 @@ import { SERVER_TEXT, UI_TEXT } from '@parley/domain/messages';
 import { ROLE_LABELS, type Role } from '@parley/domain/roles';
 import { routeTo } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { FormCard } from '../../../components/form-card';
 import { errorLines, serverMessage } from '../../../lib/api-client';
 import { BUTTONS, LABELS, LINKS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
+import { useUrlToken } from '../../../lib/url-token';
 import { acceptInviteQuery, setPasswordKindFor } from '../api';
 import { AuthLinks } from './auth-links';
 import { NewPasswordForm } from './new-password-form';
@@ -19,8 +20,8 @@ import { useSetPassword } from './use-set-password';
 
 /** Invitation acceptance (admin, teacher, parent, student): greet, then set a password or log in. */
 export function AcceptInvitePage({ inviteRole }: { inviteRole: Role }) {
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
+  // Mailed links carry it; it leaves the address bar once read (a reload still finds it).
+  const token = useUrlToken('token') ?? '';
   const query = useQuery({ ...acceptInviteQuery(inviteRole, token), enabled: token !== '' });
   const invitation = query.data;
   const mutation = useSetPassword(invitation ? setPasswordKindFor(invitation.role) : null, token);

@@ -2,19 +2,20 @@ import type { ResetPasswordRequest } from '@parley/domain/auth';
 import { AUTH_ERRORS, UI_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { FormCard } from '../../../components/form-card';
 import { MessageDialog } from '../../../components/message-dialog';
 import { errorLines } from '../../../lib/api-client';
 import { BUTTONS, LABELS, PAGE_TITLES } from '../../../lib/ui-text';
+import { useUrlToken } from '../../../lib/url-token';
 import { resetPassword } from '../api';
 import { AuthLinks } from './auth-links';
 import { NewPasswordForm } from './new-password-form';
 
 export function ResetPasswordPage() {
   const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
+  // Mailed links carry it; it leaves the address bar once read (a reload still finds it).
+  const token = useUrlToken('token') ?? '';
   const mutation = useMutation({
     mutationFn: (body: ResetPasswordRequest) => resetPassword(token, body),
   });

@@ -7,17 +7,18 @@ import { AUTH_ERRORS, AUTH_TEXT, UI_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { FormCard } from '../../../components/form-card';
 import { serverMessage } from '../../../lib/api-client';
 import { PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
+import { useUrlToken } from '../../../lib/url-token';
 import { verifyEmailQuery } from '../api';
 import { useClearSessionOnOpen } from './use-clear-session-on-open';
 
 export function VerifyEmailPage() {
   useClearSessionOnOpen();
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
+  // Mailed links carry it; it leaves the address bar once read (a reload still finds it).
+  const token = useUrlToken('token') ?? '';
   const query = useQuery({ ...verifyEmailQuery(token), enabled: token !== '' });
 
   let status: ReactNode;

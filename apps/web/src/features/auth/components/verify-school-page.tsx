@@ -8,12 +8,13 @@ import { AUTH_ERRORS, AUTH_TEXT, UI_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { FormCard } from '../../../components/form-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { ApiError } from '../../../lib/api-client';
 import { useSiteConfig } from '../../../lib/site-config';
 import { BUTTONS, LINKS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
+import { useUrlToken } from '../../../lib/url-token';
 import { resendSchoolVerification, verifySchoolQuery } from '../api';
 import { AuthLinks } from './auth-links';
 import { EmailForm } from './email-form';
@@ -62,8 +63,8 @@ export function VerifySchoolPage() {
   useClearSessionOnOpen();
   const showSnackbar = useSnackbar();
   const { config } = useSiteConfig();
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
+  // Mailed links carry it; it leaves the address bar once read (a reload still finds it).
+  const token = useUrlToken('token') ?? '';
   const query = useQuery({ ...verifySchoolQuery(token), enabled: token !== '' });
 
   const errorText = !token

@@ -11,14 +11,9 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { loginFor } from '../../../lib/navigation';
+import { useUrlToken } from '../../../lib/url-token';
 import { type BookingAccess, bookingPageQuery, GRID_POLL_MS } from '../api';
-import {
-  BOOKING_LINK_PARAM,
-  forgetBookingLink,
-  readBookingLink,
-  saveBookingLink,
-  searchWithoutLink,
-} from '../booking-link';
+import { BOOKING_LINK_PARAM, bookingLinkKey, forgetBookingLink } from '../booking-link';
 import { BOOKING_UI } from '../booking-text';
 import { bookingChildren } from '../pt-selection';
 import { BookingHeader } from './booking-header';
@@ -90,22 +85,11 @@ function BookingView({ access, page }: { access: BookingAccess; page: BookingPag
 }
 
 function BookingScreen({ code }: { code: string }) {
-  const location = useLocation();
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const linkParam = new URLSearchParams(location.search).get(BOOKING_LINK_PARAM);
-  const link = linkParam || readBookingLink(code);
-  const access = useMemo<BookingAccess>(() => ({ code, link }), [code, link]);
-
   // The personal link: kept for this tab, then taken out of the address bar.
-  useEffect(() => {
-    if (!linkParam) return;
-    saveBookingLink(code, linkParam);
-    navigate(
-      { pathname: location.pathname, search: searchWithoutLink(location.search) ?? '', hash: location.hash },
-      { replace: true },
-    );
-  }, [code, linkParam, location.pathname, location.search, location.hash, navigate]);
+  const link = useUrlToken(BOOKING_LINK_PARAM, bookingLinkKey(code));
+  const access = useMemo<BookingAccess>(() => ({ code, link }), [code, link]);
 
   const page = useQuery({
     ...bookingPageQuery(access),
