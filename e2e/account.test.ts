@@ -115,9 +115,11 @@ describe.each([
       .toBe(true);
     await screenshot(page, `${label}-10-reset-requested`);
 
-    const resetLink = await linkFromMailboxApi(baseUrl, admin.email);
+    const resetLink = await linkFromMailboxApi(baseUrl, admin.email, '/auth/reset-password');
     expect(new URL(resetLink).pathname).toBe('/auth/reset-password');
     await page.goto(resetLink);
+    // The token leaves the address bar once the page has read it (issue 9).
+    await page.waitForURL((url) => url.pathname === '/auth/reset-password' && !url.searchParams.has('token'));
     const newPassword = 'a brand new passphrase';
     await page.getByLabel('New password').fill(newPassword);
     await page.getByLabel('Confirm password').fill(newPassword);

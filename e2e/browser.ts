@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -17,12 +18,34 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
+export type Browser = {
+  context: BrowserContext;
+  page: Page;
+  /** Content-Security-Policy violations and security header errors seen on any page of this browser. */
+  violations: string[];
+  close(): Promise<void>;
+};
 
-/** Debian's Chromium with a fresh profile: nothing carries over between journeys. */
+// Every violation is also reported through the console, where the context listener below catches it
+// (Chromium's own "Refused to …" lines are caught too).
+function reportViolations() {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    console.error(
+      `Content Security Policy violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline code'}` +
+        ` at ${event.sourceFile || location.href}:${event.lineNumber}`,
+    );
+  });
+}
+
+const SECURITY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy/i;
+
+/**
+ * Debian's Chromium with a fresh profile: nothing carries over between journeys. The test that opens it
+ * fails on any CSP violation (every journey runs under the real policy) unless `allowCspViolations`.
+ */
 export async function openBrowser(
   viewport: { width: number; height: number },
-  options: { timezoneId?: string; isMobile?: boolean } = {},
+  options: { timezoneId?: string; isMobile?: boolean; allowCspViolations?: boolean } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -33,10 +56,21 @@ export async function openBrowser(
     ...(options.isMobile && { isMobile: true, hasTouch: true }),
   });
   context.setDefaultTimeout(15_000);
+  const violations: string[] = [];
+  context.on('console', (message) => {
+    if (SECURITY_MESSAGE.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
+  await context.addInitScript(reportViolations);
+  if (!options.allowCspViolations) {
+    onTestFinished(() => {
+      if (violations.length > 0) throw new Error(`Security policy violations:\n${violations.join('\n')}`);
+    });
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
+    violations,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -25,17 +25,24 @@ export async function linkFromMailbox(
   return href ?? '';
 }
 
-/** The newest mail's link for an address, through the dev mailbox API (for steps that are not the point). */
-export async function linkFromMailboxApi(baseUrl: string, to: string): Promise<string> {
+/**
+ * The newest mail's link for an address, through the dev mailbox API (for steps that are not the point);
+ * with `path`, the newest link to that page (reset mails are written after the answer, so an older mail
+ * to the same address may be all there is for a moment).
+ */
+export async function linkFromMailboxApi(baseUrl: string, to: string, path?: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const response = await fetch(`${baseUrl}/api/dev/mailbox`);
     const { items } = (await response.json()) as { items: Array<{ to: string; links: string[] }> };
-    const mail = items.find((item) => item.to === to.toLowerCase());
-    if (mail?.links[0]) return mail.links[0];
+    const link = items
+      .filter((item) => item.to === to.toLowerCase())
+      .map((item) => item.links[0])
+      .find((href) => href && (!path || new URL(href).pathname === path));
+    if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`no mail to ${to}`);
+  throw new Error(`no mail to ${to}${path ? ` linking to ${path}` : ''}`);
 }
 
 export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
