@@ -49,7 +49,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     const path = request.url.split('?')[0] ?? '';
     // An app route, not a missing file (assets have an extension) nor an API path.
     const isPage =
-      request.method === 'GET' && !path.startsWith('/api/') && path !== '/api' && !/\.[a-z0-9]+$/i.test(path);
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/') &&
+      path !== '/api' &&
+      !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) return reply.code(404).send({ message: SERVER_TEXT.notFound });
     return page(reply);
   });

@@ -106,6 +106,17 @@ describe('security headers (plain HTTP, no bot check)', () => {
     expect(plain.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   });
 
+  it('HEAD (curl -I) on an app page answers as GET does, headers and all, without a body', async () => {
+    for (const url of ['/', '/book/ptevent/ABC123?link=x.y', '/login']) {
+      const head = await t.app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expectCommonHeaders(head);
+    }
+    expect((await t.app.inject({ method: 'HEAD', url: '/api/users/data' })).statusCode).toBe(401);
+  });
+
   it('API answers: nothing may load or frame, on success and on errors', async () => {
     const school = await registeredSchool(t.app, t.db, 'Headers School');
     const ok = await t.app.inject({ url: '/api/users/data', headers: bearer(school.accessToken) });
