@@ -31,6 +31,7 @@ import { profileRoutes } from './modules/profile/profile.routes';
 import { schoolRoutes } from './modules/school/school.routes';
 import { siteRoutes } from './modules/site/site.routes';
 import { subjectRoutes } from './modules/subjects/subjects.routes';
+import { ticketRoutes } from './modules/tickets/tickets.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -150,6 +151,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       eventRoutes(api, ctx);
       bookingRoutes(api, ctx);
       messageRoutes(api, ctx);
+      ticketRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },
     { prefix: '/api' },

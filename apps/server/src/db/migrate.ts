@@ -5,6 +5,7 @@ import * as directory from './migrations/002-directory';
 import * as events from './migrations/003-events';
 import * as booking from './migrations/004-booking';
 import * as mailAtRest from './migrations/005-mail-at-rest';
+import * as tickets from './migrations/006-tickets';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003-events': events,
   '004-booking': booking,
   '005-mail-at-rest': mailAtRest,
+  '006-tickets': tickets,
 };
 
 const migratorOf = (

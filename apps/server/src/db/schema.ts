@@ -63,6 +63,37 @@ export interface AuthTokensTable {
   created_at: CreatedAt;
 }
 
+export interface TicketsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  booking_id: number;
+  /** The attendee: the person booked (a guest's ticket belongs to the attendee who brings them). */
+  user_id: number;
+  guest_index: Generated<number>;
+  code: string;
+  status: Generated<'valid' | 'void'>;
+  scanned_at: Timestamp | null;
+  scanned_by: number | null;
+  scanned_device: string | null;
+  voided_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface TicketScansTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  ticket_id: number;
+  action: 'admit' | 'refused' | 'undo';
+  by_user: number | null;
+  device_id: string | null;
+  client_nonce: string | null;
+  /** The answer given, for a retry with the same nonce. */
+  answer: ColumnType<unknown, string | null, string | null> | null;
+  created_at: CreatedAt;
+}
+
 /** What the dev mailbox (no SMTP_URL) received: the stand-in for the recipients' inboxes. */
 export interface DevMailboxTable {
   id: Generated<number>;
@@ -230,6 +261,8 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
+  tickets: TicketsTable;
+  ticket_scans: TicketScansTable;
   subjects: SubjectsTable;
   teacher_subjects: TeacherSubjectsTable;
   parent_students: ParentStudentsTable;

@@ -9,13 +9,14 @@ import {
   type UpdateSlotByAdminRequest,
   type UpdateSlotForBookingRequest,
 } from '@parley/domain/booking';
-import { EVENT_GROUPS, EVENT_TEXT } from '@parley/domain/events';
+import { EVENT_GROUPS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
 import * as events from '../events/events.repository';
+import { issueTickets } from '../tickets/tickets.service';
 import { type Booker, bookerFor, bookingRole } from './booker';
 import * as repo from './booking.repository';
 import { mailBookingChange } from './booking-mails';
@@ -451,6 +452,14 @@ async function applyChange(
   );
   if (problem) throw conflict(problem);
   const created = await repo.insertBookings(trx, rows);
+  // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
+  if (isTicketedGroup(event.group_int))
+    await issueTickets(
+      trx,
+      schoolId,
+      event.id,
+      rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
+    );
   const after = await repo.partyBookings(trx, schoolId, event.id, party);
   await mailBookingChange(ctx, trx, event, family, {
     created: after.filter((row) => created.includes(row.id)),

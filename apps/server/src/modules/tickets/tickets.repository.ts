@@ -1,0 +1,261 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+// Tickets and their scans (decision 013). Every query names the school: another school's ticket is not
+// found, exactly like a code that was never issued.
+
+export type NewTicket = {
+  school_id: number;
+  event_id: number;
+  booking_id: number;
+  user_id: number;
+  guest_index: number;
+  code: string;
+};
+
+export async function insertTickets(db: Db, rows: NewTicket[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('tickets').values(rows).execute();
+}
+
+/** Voids the live tickets of these bookings (cancelled, changed, or re-issued). */
+export async function voidTicketsOfBookings(db: Db, schoolId: number, bookingIds: number[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db
+    .updateTable('tickets')
+    .set({ status: 'void', voided_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('booking_id', 'in', bookingIds)
+    .where('status', '=', 'valid')
+    .execute();
+}
+
+/** A ticket with everything its answer shows: the attendee, the event, who scanned it, when and where. */
+function ticketSelect(db: Db, schoolId: number) {
+  return db
+    .selectFrom('tickets as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .innerJoin('events as e', 'e.id', 't.event_id')
+    .innerJoin('event_types as et', 'et.id', 'e.event_type_id')
+    .innerJoin('schools as sc', 'sc.id', 't.school_id')
+    .innerJoin('bookings as b', 'b.id', 't.booking_id')
+    .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+    .leftJoin('sections as s', 's.id', 'sl.section_id')
+    .leftJoin('users as sb', 'sb.id', 't.scanned_by')
+    .select([
+      't.id',
+      't.code',
+      't.event_id',
+      't.user_id',
+      't.guest_index',
+      't.status',
+      't.scanned_at',
+      't.scanned_by',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'e.name as event_name',
+      'et.group_int',
+      'sc.timezone',
+      'b.starts_at',
+      's.location',
+      sql<
+        string | null
+      >`nullif(trim(coalesce(sb.first_name, '') || ' ' || coalesce(sb.last_name, '')), '')`.as(
+        'scanned_by_name',
+      ),
+    ])
+    .where('t.school_id', '=', schoolId);
+}
+
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['execute']>>[number];
+
+export function ticketByCode(db: Db, schoolId: number, code: string) {
+  return ticketSelect(db, schoolId).where('t.code', '=', code).executeTakeFirst();
+}
+
+/** The live tickets a person holds for an event: their own first, then their guests'. */
+export function ticketsOfHolder(db: Db, schoolId: number, eventId: number, userId: number) {
+  return ticketSelect(db, schoolId)
+    .where('t.event_id', '=', eventId)
+    .where('t.user_id', '=', userId)
+    .where('t.status', '=', 'valid')
+    .orderBy('b.starts_at')
+    .orderBy('t.guest_index')
+    .execute();
+}
+
+/** The event a ticket call names, with its group (only groups 2 and 3 issue tickets). */
+export function ticketEvent(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('event_types as et', 'et.id', 'e.event_type_id')
+    .select(['e.id', 'e.name', 'et.group_int'])
+    .where('e.school_id', '=', schoolId)
+    .where('e.id', '=', eventId)
+    .executeTakeFirst();
+}
+
+export async function isScanner(db: Db, schoolId: number, eventId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('event_scanners')
+    .select('user_id')
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function isParentOf(db: Db, schoolId: number, parentId: number, studentId: number) {
+  const row = await db
+    .selectFrom('parent_students')
+    .select('student_id')
+    .where('school_id', '=', schoolId)
+    .where('parent_id', '=', parentId)
+    .where('student_id', '=', studentId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Admits a ticket: scanned only if it is live and not yet scanned. The one statement that decides, so two
+ * doors presenting the same ticket at the same instant admit it once. Undefined when it did not admit.
+ */
+export function admitTicket(
+  db: Db,
+  schoolId: number,
+  ticketId: number,
+  input: { by: number; device: string | null },
+) {
+  return db
+    .updateTable('tickets')
+    .set({ scanned_at: sql`now()`, scanned_by: input.by, scanned_device: input.device })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', ticketId)
+    .where('status', '=', 'valid')
+    .where('scanned_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** An admin's undo at the door: only a scanned ticket, once. */
+export function unadmitTicket(db: Db, schoolId: number, ticketId: number) {
+  return db
+    .updateTable('tickets')
+    .set({ scanned_at: null, scanned_by: null, scanned_device: null })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', ticketId)
+    .where('scanned_at', 'is not', null)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/**
+ * Records a scan. With a client nonce it is also the retry guard: a second insert of the same nonce waits
+ * for the first transaction and then inserts nothing (undefined), and the caller answers the first answer.
+ */
+export function recordScan(
+  db: Db,
+  row: {
+    school_id: number;
+    event_id: number;
+    ticket_id: number;
+    action: 'admit' | 'refused' | 'undo';
+    by_user: number;
+    device_id: string | null;
+    client_nonce: string | null;
+  },
+) {
+  return db
+    .insertInto('ticket_scans')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['by_user', 'client_nonce']).where('client_nonce', 'is not', null).doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** What the scan came to (admitted or refused) and the answer a retry gets. */
+export async function setScanAnswer(
+  db: Db,
+  schoolId: number,
+  scanId: number,
+  action: 'admit' | 'refused',
+  answer: unknown,
+) {
+  await db
+    .updateTable('ticket_scans')
+    .set({ action, answer: JSON.stringify(answer) })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', scanId)
+    .execute();
+}
+
+/** The answer first given to this scanner's nonce, once its transaction has committed. */
+export async function scanAnswer(db: Db, schoolId: number, userId: number, nonce: string) {
+  const row = await db
+    .selectFrom('ticket_scans')
+    .select('answer')
+    .where('school_id', '=', schoolId)
+    .where('by_user', '=', userId)
+    .where('client_nonce', '=', nonce)
+    .executeTakeFirst();
+  return row?.answer ?? undefined;
+}
+
+/** The door's count: live tickets expected and admitted, guests among them. */
+export async function doorCounts(db: Db, schoolId: number, eventId: number) {
+  const row = await db
+    .selectFrom('tickets')
+    .select([
+      sql<number>`count(*)::int`.as('expected'),
+      sql<number>`count(scanned_at)::int`.as('admitted'),
+      sql<number>`count(*) filter (where guest_index > 0)::int`.as('guests_expected'),
+      sql<number>`count(scanned_at) filter (where guest_index > 0)::int`.as('guests_admitted'),
+    ])
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'valid')
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export function recentAdmissions(db: Db, schoolId: number, eventId: number, limit: number) {
+  return ticketSelect(db, schoolId)
+    .where('t.event_id', '=', eventId)
+    .where('t.status', '=', 'valid')
+    .where('t.scanned_at', 'is not', null)
+    .orderBy('t.scanned_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Live tickets of the event whose attendee's name or email contains q (a manual check-in). */
+export function searchTickets(db: Db, schoolId: number, eventId: number, q: string, limit: number) {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return ticketSelect(db, schoolId)
+    .where('t.event_id', '=', eventId)
+    .where('t.status', '=', 'valid')
+    .where((eb) =>
+      eb.or([eb(sql`u.first_name || ' ' || u.last_name`, 'ilike', like), eb('u.email', 'ilike', like)]),
+    )
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .orderBy('t.guest_index')
+    .limit(limit)
+    .execute();
+}
+
+/** Live bookings of the event (those of these attendees, when given): what tickets are issued for. */
+export function liveBookings(db: Db, schoolId: number, eventId: number, attendeeIds: number[]) {
+  let query = db
+    .selectFrom('bookings')
+    .select(['id', 'parent_id', 'student_id', 'guests'])
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'booked');
+  if (attendeeIds.length > 0)
+    query = query.where(sql<number>`coalesce(student_id, parent_id)`, 'in', attendeeIds);
+  return query.orderBy('id').execute();
+}

@@ -1,0 +1,299 @@
+import { randomBytes } from 'node:crypto';
+import { isTicketedGroup } from '@parley/domain/events';
+import { SERVER_TEXT } from '@parley/domain/messages';
+import {
+  type DoorState,
+  guestName,
+  type ScanTicketResponse,
+  TICKET_TEXT,
+  type Ticket,
+  ticketPath,
+  type ValidateTicketResponse,
+} from '@parley/domain/tickets';
+import { formatLocalDateTime } from '@parley/domain/time-zone';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { conflict, forbidden, notFound, unprocessable } from '../../lib/http-error';
+import type { Session } from '../../plugins/auth';
+import * as repo from './tickets.repository';
+
+// Tickets and the door (issue 10, decision 013). A ticket is issued in the booking's transaction, one per
+// attendee and one per guest; it is voided with its booking by a trigger, whatever path cancels it.
+// Admitting is one conditional UPDATE; every scan, refusal and undo is recorded.
+
+/** 128 random bits, base64url: nothing guessable, nothing an id could lead to. */
+export const newTicketCode = () => randomBytes(16).toString('base64url');
+
+type Caller = Pick<Session, 'userId' | 'schoolId' | 'roles'>;
+const isAdmin = (caller: Caller) => caller.roles.includes('admin');
+
+/** Tickets for new bookings of a ticketed event, in the booking's transaction: the attendee's and one per guest. */
+export async function issueTickets(
+  trx: Db,
+  schoolId: number,
+  eventId: number,
+  bookings: Array<{ id: number; parent_id: number | null; student_id: number | null; guests: number }>,
+): Promise<number> {
+  const rows = bookings.flatMap((booking) =>
+    Array.from({ length: 1 + booking.guests }, (_, guest) => ({
+      school_id: schoolId,
+      event_id: eventId,
+      booking_id: booking.id,
+      user_id: booking.student_id ?? booking.parent_id ?? 0,
+      guest_index: guest,
+      code: newTicketCode(),
+    })),
+  );
+  await repo.insertTickets(trx, rows);
+  return rows.length;
+}
+
+function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
+  const attendee = `${row.first_name} ${row.last_name}`.trim();
+  return {
+    ticketId: row.code,
+    eventId: row.event_id,
+    userId: row.user_id,
+    scannedBy: row.scanned_by,
+    scannedByName: row.scanned_by_name,
+    qrCodeUrl: `${ctx.config.appUrl}${ticketPath(row.code)}`,
+    scanned: row.scanned_at !== null,
+    scannedDate: row.scanned_at?.toISOString() ?? null,
+    userName: row.guest_index > 0 ? guestName(row.guest_index, attendee) : attendee,
+    userEmail: row.email,
+    eventName: row.event_name,
+    guestIndex: row.guest_index,
+    eventDateLabel: formatLocalDateTime(row.starts_at, row.timezone),
+    location: row.location,
+  };
+}
+
+/** "Already scanned 25/11/2026, 19:02 by Ann Lee." in the school's time zone. */
+function alreadyText(row: repo.TicketRow): string {
+  const when = row.scanned_at ? formatLocalDateTime(row.scanned_at, row.timezone) : '';
+  return TICKET_TEXT.alreadyScannedBy(when, row.scanned_by_name ?? 'a former member of staff');
+}
+
+async function ticketedEvent(db: Db, schoolId: number, eventId: number) {
+  const event = await repo.ticketEvent(db, schoolId, eventId);
+  if (!event || !isTicketedGroup(event.group_int)) throw notFound(TICKET_TEXT.loadNotFound);
+  return event;
+}
+
+/** Admins scan every event of their school; anyone else only the events that name them (canScanUserIds). */
+async function requireScanner(db: Db, caller: Caller, eventId: number): Promise<void> {
+  if (isAdmin(caller)) return;
+  if (!(await repo.isScanner(db, caller.schoolId, eventId, caller.userId)))
+    throw forbidden(TICKET_TEXT.notScanner);
+}
+
+/** GET tickets/get-event-ticket: a person's own tickets, a parent's child's, any for the school's admins. */
+export async function eventTicket(ctx: AppContext, caller: Caller, eventId: number, userId: number) {
+  await ticketedEvent(ctx.db, caller.schoolId, eventId);
+  const allowed =
+    caller.userId === userId ||
+    isAdmin(caller) ||
+    (caller.roles.includes('parent') &&
+      (await repo.isParentOf(ctx.db, caller.schoolId, caller.userId, userId)));
+  if (!allowed) throw forbidden(TICKET_TEXT.loadForbidden);
+  const tickets = (await repo.ticketsOfHolder(ctx.db, caller.schoolId, eventId, userId)).map((row) =>
+    toTicket(ctx, row),
+  );
+  const ticket = tickets.find((t) => t.guestIndex === 0) ?? null;
+  return {
+    data: {
+      success: true,
+      ticket,
+      tickets,
+      message: tickets.length > 0 ? TICKET_TEXT.found : TICKET_TEXT.noTicketFound,
+    },
+  };
+}
+
+/**
+ * The code's ticket, after the caller's right to scan is checked: for the event the door names, or (no
+ * event named) the ticket's own. A code that is no ticket tells a non-admin nothing they may not know.
+ */
+async function ticketForScanner(db: Db, caller: Caller, code: string, eventId: number | undefined) {
+  if (eventId !== undefined) await requireScanner(db, caller, eventId);
+  const row = await repo.ticketByCode(db, caller.schoolId, code);
+  if (!row) {
+    if (eventId === undefined && !isAdmin(caller)) throw forbidden(TICKET_TEXT.notScanner);
+    return { row: undefined, refusal: TICKET_TEXT.unknown };
+  }
+  if (eventId === undefined) await requireScanner(db, caller, row.event_id);
+  if (eventId !== undefined && row.event_id !== eventId)
+    return { row, refusal: TICKET_TEXT.otherEvent(row.event_name) };
+  if (row.status !== 'valid') return { row, refusal: TICKET_TEXT.voided };
+  return { row, refusal: null };
+}
+
+/** GET tickets/validate-ticket: may this ticket come in? An admitted one is valid and says when and by whom. */
+export async function validateTicket(
+  ctx: AppContext,
+  caller: Caller,
+  code: string,
+  eventId: number | undefined,
+): Promise<ValidateTicketResponse> {
+  const { row, refusal } = await ticketForScanner(ctx.db, caller, code, eventId);
+  if (!row || refusal) return { data: { valid: false, message: refusal ?? TICKET_TEXT.unknown } };
+  const ticket = toTicket(ctx, row);
+  return { data: { valid: true, message: ticket.scanned ? alreadyText(row) : TICKET_TEXT.valid, ticket } };
+}
+
+/**
+ * POST tickets/scan-ticket: admits a ticket once. The conditional UPDATE decides between two doors; a
+ * retry with the same client nonce gets the first answer (the nonce's row is written first, so a second
+ * transaction with it waits for the first and then finds its answer).
+ */
+export async function scanTicket(
+  ctx: AppContext,
+  caller: Caller,
+  input: {
+    ticketId: string;
+    eventId?: number | undefined;
+    clientNonce?: string | undefined;
+    deviceId?: string | undefined;
+  },
+): Promise<ScanTicketResponse> {
+  const nonce = input.clientNonce ?? null;
+  if (nonce) {
+    const earlier = await repo.scanAnswer(ctx.db, caller.schoolId, caller.userId, nonce);
+    if (earlier) return earlier as ScanTicketResponse;
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const { row, refusal } = await ticketForScanner(trx, caller, input.ticketId, input.eventId);
+    if (!row)
+      return { data: { success: false, message: refusal ?? TICKET_TEXT.unknown, alreadyScanned: false } };
+    const scan = await repo.recordScan(trx, {
+      school_id: caller.schoolId,
+      event_id: row.event_id,
+      ticket_id: row.id,
+      action: 'refused',
+      by_user: caller.userId,
+      device_id: input.deviceId ?? null,
+      client_nonce: nonce,
+    });
+    if (!scan && nonce) {
+      const first = await repo.scanAnswer(trx, caller.schoolId, caller.userId, nonce);
+      if (first) return first as ScanTicketResponse;
+    }
+    let answer: ScanTicketResponse;
+    if (refusal) {
+      answer = {
+        data: { success: false, message: refusal, alreadyScanned: false, ticket: toTicket(ctx, row) },
+      };
+    } else if (
+      await repo.admitTicket(trx, caller.schoolId, row.id, {
+        by: caller.userId,
+        device: input.deviceId ?? null,
+      })
+    ) {
+      const admitted = await repo.ticketByCode(trx, caller.schoolId, input.ticketId);
+      answer = {
+        data: {
+          success: true,
+          message: TICKET_TEXT.scanned,
+          alreadyScanned: false,
+          ...(admitted && { ticket: toTicket(ctx, admitted) }),
+        },
+      };
+    } else {
+      // Another door admitted it first (or before): say when and by whom.
+      const now = (await repo.ticketByCode(trx, caller.schoolId, input.ticketId)) ?? row;
+      answer = {
+        data: { success: false, message: alreadyText(now), alreadyScanned: true, ticket: toTicket(ctx, now) },
+      };
+    }
+    if (scan)
+      await repo.setScanAnswer(
+        trx,
+        caller.schoolId,
+        scan.id,
+        answer.data.success ? 'admit' : 'refused',
+        answer,
+      );
+    return answer;
+  });
+}
+
+/** POST tickets/undo-scan (admin): a mistake at the door; the ticket may be scanned again. Recorded. */
+export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await repo.ticketByCode(trx, caller.schoolId, code);
+    if (!row) throw notFound(SERVER_TEXT.notFound);
+    if (!(await repo.unadmitTicket(trx, caller.schoolId, row.id))) throw conflict(TICKET_TEXT.notScannedYet);
+    await repo.recordScan(trx, {
+      school_id: caller.schoolId,
+      event_id: row.event_id,
+      ticket_id: row.id,
+      action: 'undo',
+      by_user: caller.userId,
+      device_id: null,
+      client_nonce: null,
+    });
+    const after = await repo.ticketByCode(trx, caller.schoolId, code);
+    return {
+      data: {
+        success: true,
+        message: TICKET_TEXT.scanUndone,
+        alreadyScanned: false,
+        ...(after && { ticket: toTicket(ctx, after) }),
+      },
+    };
+  });
+}
+
+/** POST tickets/generate-tickets (admin): fresh tickets (new codes) for the people who booked; old ones void. */
+export async function generateTickets(
+  ctx: AppContext,
+  caller: Caller,
+  eventId: number,
+  attendeeIds: number[],
+) {
+  const event = await repo.ticketEvent(ctx.db, caller.schoolId, eventId);
+  if (!event) throw notFound(TICKET_TEXT.loadNotFound);
+  if (!isTicketedGroup(event.group_int))
+    throw unprocessable(TICKET_TEXT.notTicketed, { eventId: [TICKET_TEXT.notTicketed] });
+  const issued = await ctx.db.transaction().execute(async (trx) => {
+    const bookings = await repo.liveBookings(trx, caller.schoolId, eventId, attendeeIds);
+    await repo.voidTicketsOfBookings(
+      trx,
+      caller.schoolId,
+      bookings.map((booking) => booking.id),
+    );
+    return issueTickets(trx, caller.schoolId, eventId, bookings);
+  });
+  return { data: { success: true, message: TICKET_TEXT.issued(issued), issued } };
+}
+
+const RECENT = 20;
+
+/** GET tickets/door: the live count for admins and scanners, the latest admissions, a name search. */
+export async function door(
+  ctx: AppContext,
+  caller: Caller,
+  eventId: number,
+  q: string | undefined,
+): Promise<DoorState> {
+  const event = await ticketedEvent(ctx.db, caller.schoolId, eventId);
+  await requireScanner(ctx.db, caller, eventId);
+  const [counts, recent, matches] = await Promise.all([
+    repo.doorCounts(ctx.db, caller.schoolId, eventId),
+    repo.recentAdmissions(ctx.db, caller.schoolId, eventId, RECENT),
+    q && q.length >= 2
+      ? repo.searchTickets(ctx.db, caller.schoolId, eventId, q, RECENT)
+      : Promise.resolve([]),
+  ]);
+  return {
+    eventId,
+    eventName: event.name,
+    expected: counts.expected,
+    admitted: counts.admitted,
+    toCome: counts.expected - counts.admitted,
+    guestsExpected: counts.guests_expected,
+    guestsAdmitted: counts.guests_admitted,
+    recent: recent.map((row) => toTicket(ctx, row)),
+    matches: matches.map((row) => toTicket(ctx, row)),
+  };
+}

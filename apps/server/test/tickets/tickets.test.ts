@@ -1,0 +1,330 @@
+import type {
+  EventTicketResponse,
+  ScanTicketResponse,
+  Ticket,
+  ValidateTicketResponse,
+} from '@parley/domain/tickets';
+import { TICKET_TEXT } from '@parley/domain/tickets';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  booked,
+  type Evening,
+  evening,
+  type KindEvent,
+  kindEvent,
+  quickMember,
+} from '../booking/booking-helpers';
+import { expectStatus } from '../directory/directory-helpers';
+import { daysAhead, eventSchool } from '../events/events-helpers';
+import { createTestApp, TEST_APP_URL, type TestApp } from '../test-app';
+
+// Tickets through the API (issue 10, spec §6 and §8): who sees which ticket, who may validate and scan,
+// a ticket per head, cancelled bookings' tickets, re-issue, undo, the door's count.
+
+let t: TestApp;
+let e: Evening;
+let concert: KindEvent;
+let slotId: number;
+const child = (i: number) => e.children[i] ?? e.otherChild;
+
+const get = <T>(path: string, token: string, status = 200) =>
+  e.http.get(path, token).then((r) => expectStatus<T>(r, status));
+const post = <T>(path: string, token: string, body: unknown, status = 200) =>
+  e.http.post(path, token, body).then((r) => expectStatus<T>(r, status));
+const ticketsOf = (token: string, userId: number, status = 200) =>
+  get<EventTicketResponse>(
+    `tickets/get-event-ticket?eventId=${concert.eventId}&userId=${userId}`,
+    token,
+    status,
+  );
+const validate = (token: string, code: string, eventId: number | null = concert.eventId, status = 200) =>
+  get<ValidateTicketResponse>(
+    `tickets/validate-ticket?ticketId=${encodeURIComponent(code)}${eventId ? `&eventId=${eventId}` : ''}`,
+    token,
+    status,
+  );
+const scan = (token: string, code: string, extra: Record<string, unknown> = {}, status = 200) =>
+  post<ScanTicketResponse>(
+    'tickets/scan-ticket',
+    token,
+    { ticketId: code, eventId: concert.eventId, ...extra },
+    status,
+  );
+
+beforeAll(async () => {
+  t = await createTestApp();
+  e = await evening(t, { quick: true });
+  concert = await kindEvent(t, e, 'ticketed', 'Summer concert', { usersPerSlot: 100, guestAllowance: 2 }, [
+    { date: daysAhead(14), start: '18:30', end: '20:30', location: 'Theatre' },
+  ]);
+  const slot = await t.db
+    .selectFrom('slots')
+    .select('id')
+    .where('event_id', '=', concert.eventId)
+    .executeTakeFirstOrThrow();
+  slotId = slot.id;
+  // The first child comes with two guests: three tickets. The other family's child comes alone.
+  await booked({ http: e.http, eventId: concert.eventId }, e.parent.token, [
+    { slotId, studentId: child(0).id, guests: 2 },
+  ]);
+  await booked({ http: e.http, eventId: concert.eventId }, e.otherParent.token, [
+    { slotId, studentId: e.otherChild.id, guests: 0 },
+  ]);
+});
+afterAll(() => t.close());
+
+describe('a ticket per head, seen by the right people', () => {
+  it('a booking with two guests holds three tickets: the attendee’s, then "Guest 1 of …", "Guest 2 of …"', async () => {
+    const { data } = await ticketsOf(e.parent.token, child(0).id);
+    const name = `${child(0).firstName} ${child(0).lastName}`;
+    expect(data.success).toBe(true);
+    expect(data.tickets.map((ticket) => ticket.userName)).toEqual([
+      name,
+      `Guest 1 of ${name}`,
+      `Guest 2 of ${name}`,
+    ]);
+    expect(data.ticket).toEqual(data.tickets[0]);
+    for (const ticket of data.tickets) {
+      expect(ticket.ticketId).toMatch(/^[A-Za-z0-9_-]{22}$/); // 128 random bits, base64url
+      expect(ticket.qrCodeUrl).toBe(`${TEST_APP_URL}/t/${ticket.ticketId}`);
+      expect(ticket).toMatchObject({
+        scanned: false,
+        scannedDate: null,
+        eventName: 'Summer concert',
+        location: 'Theatre',
+      });
+    }
+    expect(new Set(data.tickets.map((ticket) => ticket.ticketId)).size).toBe(3);
+  });
+
+  it('the attendee sees their own; a parent their child’s; the admin any; another family 403', async () => {
+    expect((await ticketsOf(child(0).token, child(0).id)).data.tickets).toHaveLength(3);
+    expect((await ticketsOf(e.admin.token, child(0).id)).data.tickets).toHaveLength(3);
+    const refused = await e.http.get(
+      `tickets/get-event-ticket?eventId=${concert.eventId}&userId=${child(0).id}`,
+      e.otherParent.token,
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: TICKET_TEXT.loadForbidden });
+    expect((await ticketsOf(child(1).token, child(0).id, 403)) as unknown).toEqual({
+      message: TICKET_TEXT.loadForbidden,
+    });
+  });
+
+  it('someone without a booking has no ticket: success, and no ticket found', async () => {
+    const { data } = await ticketsOf(child(1).token, child(1).id);
+    expect(data).toEqual({ success: true, ticket: null, tickets: [], message: TICKET_TEXT.noTicketFound });
+  });
+
+  it('another school’s event, or an event that issues no tickets: 404 "Event not found or tickets not enabled"', async () => {
+    const other = await eventSchool(t, 'Other Academy');
+    const foreign = await e.http.get(
+      `tickets/get-event-ticket?eventId=${concert.eventId}&userId=${child(0).id}`,
+      other.admin.token,
+    );
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ message: TICKET_TEXT.loadNotFound });
+    const evening404 = await e.http.get(
+      `tickets/get-event-ticket?eventId=${e.eventId}&userId=${child(0).id}`,
+      e.admin.token,
+    );
+    expect(evening404.statusCode).toBe(404);
+    // And another school's admin cannot validate or scan this school's ticket: it is no ticket there.
+    const code = (await ticketsOf(e.admin.token, child(0).id)).data.tickets[0]?.ticketId ?? '';
+    expect((await validate(other.admin.token, code, null)).data).toEqual({
+      valid: false,
+      message: TICKET_TEXT.unknown,
+    });
+  });
+});
+
+describe('validating and scanning at the door', () => {
+  let codes: string[];
+  let otherCode: string;
+  beforeAll(async () => {
+    codes = (await ticketsOf(e.admin.token, child(0).id)).data.tickets.map((ticket) => ticket.ticketId);
+    otherCode = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets[0]?.ticketId ?? '';
+    // A teacher and a student are this event's scanners.
+    await post(`events/update-can-scan-user-ids?id=${concert.eventId}`, e.admin.token, {
+      canScanUserIds: [e.teachers[0]?.id, child(1).id],
+    });
+  });
+  const teacher = () => e.teachers[0]?.token ?? '';
+  const outsider = () => e.teachers[1]?.token ?? '';
+
+  it('someone who is not a scanner of the event gets 403 for validate, scan and the door', async () => {
+    for (const response of [
+      await e.http.get(`tickets/validate-ticket?ticketId=${codes[0]}&eventId=${concert.eventId}`, outsider()),
+      await e.http.get(`tickets/validate-ticket?ticketId=${codes[0]}`, outsider()),
+      await e.http.post('tickets/scan-ticket', outsider(), { ticketId: codes[0], eventId: concert.eventId }),
+      await e.http.get(`tickets/door?eventId=${concert.eventId}`, outsider()),
+      await e.http.get(`tickets/validate-ticket?ticketId=${codes[0]}`, e.otherChild.token),
+    ]) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: TICKET_TEXT.notScanner });
+    }
+  });
+
+  it('a designated teacher: valid, then "Ticket Scanned Successfully!", then "Already Scanned" saying when and by whom', async () => {
+    const before = await validate(teacher(), codes[0] ?? '');
+    expect(before.data).toMatchObject({
+      valid: true,
+      message: TICKET_TEXT.valid,
+      ticket: { scanned: false },
+    });
+    const first = await scan(teacher(), codes[0] ?? '');
+    expect(first.data).toMatchObject({ success: true, message: TICKET_TEXT.scanned, alreadyScanned: false });
+    expect(first.data.ticket).toMatchObject({ scanned: true, scannedBy: e.teachers[0]?.id });
+    expect(Date.parse(first.data.ticket?.scannedDate ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    const again = await scan(teacher(), codes[0] ?? '');
+    expect(again.data).toMatchObject({ success: false, alreadyScanned: true });
+    expect(again.data.message).toMatch(/^Already scanned .+ by .+\.$/);
+    expect(again.data.message).toContain(`${e.teachers[0]?.firstName} ${e.teachers[0]?.lastName}`);
+    const after = await validate(teacher(), codes[0] ?? '');
+    expect(after.data).toMatchObject({ valid: true, ticket: { scanned: true } });
+    expect(after.data.message).toBe(again.data.message);
+    // The holder's own view says Scanned, with the time.
+    const mine = (await ticketsOf(child(0).token, child(0).id)).data.ticket as Ticket;
+    expect(mine).toMatchObject({ scanned: true, scannedDate: first.data.ticket?.scannedDate });
+  });
+
+  it('a student named as scanner may scan (iCanScan); a student who is not, may not', async () => {
+    const guest = await scan(child(1).token, codes[1] ?? '');
+    expect(guest.data).toMatchObject({ success: true, ticket: { guestIndex: 1, scannedBy: child(1).id } });
+    const refused = await e.http.post('tickets/scan-ticket', e.otherChild.token, {
+      ticketId: codes[2],
+      eventId: concert.eventId,
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('a forged code is "not a ticket"; a code of another event says which', async () => {
+    expect((await validate(teacher(), 'forged-code-that-is-no-ticket')).data).toEqual({
+      valid: false,
+      message: TICKET_TEXT.unknown,
+    });
+    expect((await scan(teacher(), 'forged-code-that-is-no-ticket')).data).toEqual({
+      success: false,
+      message: TICKET_TEXT.unknown,
+      alreadyScanned: false,
+    });
+    const gala = await kindEvent(t, e, 'graduation', 'Graduation', { usersPerSlot: 50 }, [
+      { date: daysAhead(20), start: '14:00', end: '16:00', location: 'Hall' },
+    ]);
+    await post(`events/update-can-scan-user-ids?id=${gala.eventId}`, e.admin.token, {
+      canScanUserIds: [e.teachers[0]?.id],
+    });
+    const wrongDoor = await validate(teacher(), otherCode, gala.eventId);
+    expect(wrongDoor.data).toEqual({ valid: false, message: TICKET_TEXT.otherEvent('Summer concert') });
+  });
+
+  it('the same scan retried (same client nonce) gets the first answer, not "Already Scanned"', async () => {
+    const nonce = 'retry-nonce-0001';
+    const first = await scan(teacher(), otherCode, { clientNonce: nonce, deviceId: 'door-1' });
+    expect(first.data.success).toBe(true);
+    const retry = await scan(teacher(), otherCode, { clientNonce: nonce, deviceId: 'door-1' });
+    expect(retry).toEqual(first);
+    const rows = await t.db
+      .selectFrom('ticket_scans')
+      .select(['action', 'device_id'])
+      .where('client_nonce', '=', nonce)
+      .execute();
+    expect(rows).toEqual([{ action: 'admit', device_id: 'door-1' }]);
+    const ticket = await t.db
+      .selectFrom('tickets')
+      .select('scanned_device')
+      .where('code', '=', otherCode)
+      .executeTakeFirstOrThrow();
+    expect(ticket.scanned_device).toBe('door-1');
+  });
+
+  it('the door counts heads, guests included, and finds a ticket by name for a manual check-in', async () => {
+    const door = await get<{
+      expected: number;
+      admitted: number;
+      toCome: number;
+      guestsExpected: number;
+      guestsAdmitted: number;
+      recent: Ticket[];
+      matches: Ticket[];
+    }>(`tickets/door?eventId=${concert.eventId}&q=${encodeURIComponent(child(0).lastName)}`, teacher());
+    expect(door).toMatchObject({ expected: 4, admitted: 3, toCome: 1, guestsExpected: 2, guestsAdmitted: 1 });
+    expect(door.recent.map((ticket) => ticket.ticketId)).toEqual([otherCode, codes[1], codes[0]]);
+    expect(door.matches.map((ticket) => ticket.ticketId)).toEqual(expect.arrayContaining(codes));
+  });
+
+  it('an admin undoes a scan (recorded); the ticket scans again; undo of an unscanned one is 409; a teacher may not', async () => {
+    const undone = await post<ScanTicketResponse>('tickets/undo-scan', e.admin.token, { ticketId: codes[0] });
+    expect(undone.data).toMatchObject({
+      success: true,
+      message: TICKET_TEXT.scanUndone,
+      ticket: { scanned: false },
+    });
+    expect((await e.http.post('tickets/undo-scan', e.admin.token, { ticketId: codes[0] })).statusCode).toBe(
+      409,
+    );
+    expect((await e.http.post('tickets/undo-scan', teacher(), { ticketId: codes[1] })).statusCode).toBe(403);
+    expect((await scan(teacher(), codes[0] ?? '')).data.success).toBe(true);
+    const history = await t.db
+      .selectFrom('ticket_scans as s')
+      .innerJoin('tickets as tk', 'tk.id', 's.ticket_id')
+      .select('s.action')
+      .where('tk.code', '=', codes[0] ?? '')
+      .orderBy('s.id')
+      .execute();
+    expect(history.map((row) => row.action)).toEqual(['admit', 'refused', 'undo', 'admit']);
+  });
+});
+
+describe('tickets live with their booking', () => {
+  it('cancelling the booking voids its tickets: invalid at the door, gone from the family’s view', async () => {
+    const family = await quickMember(t, e.admin.token, 'parent');
+    const kid = await quickMember(t, e.admin.token, 'student', { parentIds: [family.id] });
+    const result = await booked({ http: e.http, eventId: concert.eventId }, family.token, [
+      { slotId, studentId: kid.id, guests: 1 },
+    ]);
+    const codes = (await ticketsOf(family.token, kid.id)).data.tickets.map((ticket) => ticket.ticketId);
+    expect(codes).toHaveLength(2);
+    await post(`events/remove-booking?eventId=${concert.eventId}`, family.token, {
+      bookingId: result.created[0],
+    });
+    expect((await ticketsOf(family.token, kid.id)).data.tickets).toEqual([]);
+    for (const code of codes)
+      expect((await validate(e.admin.token, code)).data).toEqual({
+        valid: false,
+        message: TICKET_TEXT.voided,
+      });
+    expect((await scan(e.admin.token, codes[0] ?? '')).data).toMatchObject({
+      success: false,
+      message: TICKET_TEXT.voided,
+    });
+  });
+
+  it('generate-tickets (admin) re-issues: new codes, the old ones void; teachers and parents 403', async () => {
+    const before = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets.map(
+      (ticket) => ticket.ticketId,
+    );
+    const answer = await post<{ data: { success: boolean; issued: number; message: string } }>(
+      'tickets/generate-tickets',
+      e.admin.token,
+      { eventId: concert.eventId, userIds: [e.otherChild.id] },
+    );
+    expect(answer.data).toEqual({ success: true, issued: 1, message: TICKET_TEXT.issued(1) });
+    const after = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets.map(
+      (ticket) => ticket.ticketId,
+    );
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before[0]);
+    expect((await validate(e.admin.token, before[0] ?? '')).data.valid).toBe(false);
+    for (const token of [e.teachers[0]?.token ?? '', e.parent.token])
+      expect(
+        (await e.http.post('tickets/generate-tickets', token, { eventId: concert.eventId, userIds: [] }))
+          .statusCode,
+      ).toBe(403);
+    const evening = await e.http.post('tickets/generate-tickets', e.admin.token, {
+      eventId: e.eventId,
+      userIds: [],
+    });
+    expect(evening.statusCode).toBe(422);
+  });
+});
