@@ -59,6 +59,7 @@ describe.runIf(process.env.TEST_DB === 'pg')(
       let unavailableWithoutRetryAfter = 0;
       let booked = 0;
       const queue = [...families];
+      const taken = new Set<number>();
 
       // One family: picks a free slot (the grid of its last 409), retries a 503 with the same key as the
       // web client does, and stops at its 200 or when nothing is free.
@@ -87,12 +88,16 @@ describe.runIf(process.env.TEST_DB === 'pg')(
             }
             if (status === 200) {
               booked += 1;
+              taken.add(slotId);
               return;
             }
             expect(status).toBe(409);
+            taken.add(slotId);
+            // The 409's grid shows that teacher's free slots; when it has none, any slot not yet taken.
             choices = (body.grid ?? []).flatMap((group) =>
               group.slots.filter((s) => s.free > 0).map((s) => s.id),
             );
+            if (choices.length === 0) choices = slots.map((slot) => slot.id).filter((id) => !taken.has(id));
             break;
           }
         }

@@ -77,9 +77,9 @@ export async function seedFamilies(db: Db, schoolId: number, count: number): Pro
 
 /** Everything that must never be found after a race; each list empty when the data is sound. */
 export type IntegrityReport = {
-  /** Slots holding more parties (a parent, or a student booking alone) than places, or counting more. */
+  /** Slots holding more than their places (parties; people at a ticketed event), or counting more. */
   overCapacity: Array<{ slotId: number; capacity: number; bookedCount: number; parties: number }>;
-  /** Slots whose booked_count is not the number of parties in their live bookings. */
+  /** Slots whose booked_count is not the places their live bookings take. */
   countDrift: Array<{ slotId: number; bookedCount: number; parties: number }>;
   /** A parent with two slots of one teacher in one event. */
   parentSameTeacher: Array<{ eventId: number; parentId: number; teacherId: number; slots: number }>;
@@ -116,11 +116,17 @@ function inEvents(column: string, eventIds: number[] | undefined): RawBuilder<un
  * constraints exist (the negative control drops them).
  */
 export async function findIntegrityViolations(db: Db, eventIds?: number[]): Promise<IntegrityReport> {
+  // Places a slot's live bookings take: a party each, or at a ticketed event (groups 2, 3) a person each
+  // (the attendee and their guests).
   const perSlot = await sql<{ slot_id: number; capacity: number; booked_count: number; parties: number }>`
     select sl.id as slot_id, sl.capacity, sl.booked_count,
-      (select count(distinct ${PARTY})::int from bookings b where b.slot_id = sl.id and b.status = 'booked')
-        as parties
+      case when et.group_int in (2, 3)
+        then (select coalesce(sum(1 + b.guests), 0)::int from bookings b where b.slot_id = sl.id and b.status = 'booked')
+        else (select count(distinct ${PARTY})::int from bookings b where b.slot_id = sl.id and b.status = 'booked')
+      end as parties
     from slots sl
+    join events e on e.id = sl.event_id
+    join event_types et on et.id = e.event_type_id
     where ${inEvents('sl.event_id', eventIds)}`.execute(db);
   const parentSameTeacher = await sql<{
     event_id: number;

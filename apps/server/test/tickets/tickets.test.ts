@@ -328,3 +328,46 @@ describe('tickets live with their booking', () => {
     expect(evening.statusCode).toBe(422);
   });
 });
+
+describe('at a ticketed event a place is a person', () => {
+  it('a booking takes one place for the attendee and one per guest; a change of guests gives places back', async () => {
+    const small = await kindEvent(t, e, 'ticketed', 'Recital', { usersPerSlot: 4, guestAllowance: 2 }, [
+      { date: daysAhead(21), start: '19:00', end: '20:00', location: 'Music room' },
+    ]);
+    const ev = { http: e.http, eventId: small.eventId };
+    const slot = (
+      await t.db
+        .selectFrom('slots')
+        .select('id')
+        .where('event_id', '=', small.eventId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const bookedCount = async () =>
+      (await t.db.selectFrom('slots').select('booked_count').where('id', '=', slot).executeTakeFirstOrThrow())
+        .booked_count;
+    const mine = await booked(ev, e.parent.token, [{ slotId: slot, studentId: child(0).id, guests: 2 }]);
+    expect(await bookedCount()).toBe(3);
+    // Two more people do not fit in the one place left; one does.
+    const tooMany = await e.http.post(
+      `events/update-slot-for-booking?id=${small.eventId}`,
+      e.otherParent.token,
+      {
+        items: [{ slotId: slot, studentId: e.otherChild.id, guests: 1 }],
+        idempotencyKey: 'recital-other-1',
+      },
+    );
+    expect(tooMany.statusCode).toBe(409);
+    // Fewer guests give their places back, and the tickets follow.
+    await booked(ev, e.parent.token, [{ slotId: slot, studentId: child(0).id, guests: 0 }], {
+      cancelBookingIds: mine.created,
+    });
+    expect(await bookedCount()).toBe(1);
+    const { data } = await get<EventTicketResponse>(
+      `tickets/get-event-ticket?eventId=${small.eventId}&userId=${child(0).id}`,
+      e.parent.token,
+    );
+    expect(data.tickets).toHaveLength(1);
+    await booked(ev, e.otherParent.token, [{ slotId: slot, studentId: e.otherChild.id, guests: 2 }]);
+    expect(await bookedCount()).toBe(4);
+  });
+});

@@ -343,6 +343,7 @@ export function partyHoldings(
       'b.student_id',
       'b.status',
       'b.idempotency_key',
+      'b.guests',
     ])
     .where('b.school_id', '=', schoolId)
     .where('b.event_id', '=', eventId)
@@ -379,29 +380,33 @@ export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void>
   await db.selectFrom('slots').select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
 }
 
+/** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
+export type Places = { slotId: number; count: number };
+
+const placeValues = (places: Places[]) =>
+  sql.join(places.map((place) => sql`(${place.slotId}::int, ${place.count}::int)`));
+
 /**
- * Takes one place in each of the event's slots, only where one is free: the conditional UPDATE is the
- * capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
+ * Takes the places in each of the event's slots, only where they are all free: the conditional UPDATE is
+ * the capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
  */
-export function takePlaces(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
-  return db
-    .updateTable('slots')
-    .set({ booked_count: sql`booked_count + 1` })
-    .where('school_id', '=', schoolId)
-    .where('event_id', '=', eventId)
-    .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
-    .whereRef('booked_count', '<', 'capacity')
-    .returning(['id', 'teacher_id', 'starts_at', 'ends_at'])
-    .execute();
+export async function takePlaces(db: Db, schoolId: number, eventId: number, places: Places[]) {
+  if (places.length === 0) return [];
+  const { rows } = await sql<{ id: number; teacher_id: number | null; starts_at: Date; ends_at: Date }>`
+    update slots s set booked_count = s.booked_count + v.n
+    from (values ${placeValues(places)}) as v(id, n)
+    where s.school_id = ${schoolId} and s.event_id = ${eventId} and s.id = v.id
+      and s.booked_count + v.n <= s.capacity
+    returning s.id, s.teacher_id, s.starts_at, s.ends_at`.execute(db);
+  return rows;
 }
 
-export async function releasePlaces(db: Db, slotIds: number[]): Promise<void> {
-  if (slotIds.length === 0) return;
-  await db
-    .updateTable('slots')
-    .set({ booked_count: sql`greatest(booked_count - 1, 0)` })
-    .where('id', 'in', slotIds)
-    .execute();
+export async function releasePlaces(db: Db, schoolId: number, places: Places[]): Promise<void> {
+  if (places.length === 0) return;
+  await sql`
+    update slots s set booked_count = greatest(s.booked_count - v.n, 0)
+    from (values ${placeValues(places)}) as v(id, n)
+    where s.school_id = ${schoolId} and s.id = v.id`.execute(db);
 }
 
 export type NewBooking = {

@@ -383,32 +383,49 @@ async function applyChange(
       : [];
   await repo.cancelBookingRows(trx, schoolId, change.cancelBookingIds);
 
-  // A place is taken in each slot the party does not keep a booking in (siblings seen together share
-  // one); a cancelled booking's place is freed unless the change books the same slot again.
+  // Places per slot, before and after the change: a party takes one place in a slot however many of its
+  // children it brings (siblings seen together share one); at a ticketed event a place is a person, so a
+  // booking takes one for the attendee and one per guest. The difference is taken or given back.
+  const ticketed = isTicketedGroup(event.group_int);
+  const placesIn = (bookings: Array<{ slot_id: number | null; guests: number }>) => {
+    const bySlot = new Map<number, number>();
+    for (const b of bookings) {
+      if (b.slot_id === null) continue;
+      bySlot.set(b.slot_id, ticketed ? (bySlot.get(b.slot_id) ?? 0) + 1 + b.guests : 1);
+    }
+    return bySlot;
+  };
   const held = new Map(kept.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])));
-  const wanted = [...new Set(change.items.map((item) => item.slotId))].filter((id) => !held.has(id));
-  const freed = [
-    ...new Set(cancelled.flatMap((b) => (b.slot_id && !held.has(b.slot_id) ? [b.slot_id] : []))),
-  ];
-  const reused = new Set(freed.filter((id) => wanted.includes(id)));
-  const toRelease = freed.filter((id) => !reused.has(id));
-  const toTake = wanted.filter((id) => !reused.has(id)).sort((a, b) => a - b);
-  // Read the slots without locking them: a slot not in this event is the family's mistake (422), and one
-  // already full loses at once. The place itself is taken last (below), so a hot slot's row lock is held
-  // for the commit only, not for the whole change.
-  const slots = await repo.eventSlots(trx, schoolId, event.id, toTake);
+  const placesBefore = placesIn([...kept, ...cancelled]);
+  const placesAfter = placesIn([
+    ...kept,
+    ...change.items.map((item) => ({ slot_id: item.slotId, guests: item.guests })),
+  ]);
+  const deltas = [...new Set([...placesBefore.keys(), ...placesAfter.keys()])].map((slotId) => ({
+    slotId,
+    count: (placesAfter.get(slotId) ?? 0) - (placesBefore.get(slotId) ?? 0),
+  }));
+  const toTake = deltas.filter((d) => d.count > 0).sort((a, b) => a.slotId - b.slotId);
+  const toRelease = deltas.filter((d) => d.count < 0).map((d) => ({ slotId: d.slotId, count: -d.count }));
+  // Slots booked anew are read without locking them: a slot not in this event is the family's mistake
+  // (422), and one without room loses at once. The places themselves are taken last (below), so a hot
+  // slot's row lock is held for the commit only, not for the whole change.
+  const known = new Set([...kept, ...cancelled].flatMap((b) => (b.slot_id ? [b.slot_id] : [])));
+  const fresh = [...new Set(change.items.map((item) => item.slotId))].filter((id) => !known.has(id));
+  const slots = await repo.eventSlots(trx, schoolId, event.id, fresh);
   const missing = change.items.findIndex(
-    (item) => toTake.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
+    (item) => fresh.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
   );
   if (missing >= 0)
     throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
       [`items.${missing}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
     });
-  if (slots.some((slot) => slot.booked_count >= slot.capacity)) throw conflict(BOOKING_TEXT.slotTaken);
-  const reusedSlots = cancelled.filter((b) => b.slot_id && reused.has(b.slot_id));
+  const needs = new Map(toTake.map((d) => [d.slotId, d.count]));
+  if (slots.some((slot) => slot.booked_count + (needs.get(slot.id) ?? 0) > slot.capacity))
+    throw conflict(BOOKING_TEXT.slotTaken);
   const slotOf = new Map<number, { teacher_id: number | null; starts_at: Date; ends_at: Date }>([
     ...held,
-    ...reusedSlots.map((b) => [b.slot_id ?? 0, b] as const),
+    ...cancelled.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])),
     ...slots.map((slot) => [slot.id, slot] as const),
   ]);
   const rows: repo.NewBooking[] = change.items.map((item) => {
@@ -469,8 +486,11 @@ async function applyChange(
 
   // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it). Several
   // slots are locked in id order first, so two families booking the same pair never deadlock.
-  await repo.lockSlotsInOrder(trx, [...toRelease, ...toTake]);
-  await repo.releasePlaces(trx, toRelease);
+  await repo.lockSlotsInOrder(
+    trx,
+    [...toRelease, ...toTake].map((d) => d.slotId),
+  );
+  await repo.releasePlaces(trx, schoolId, toRelease);
   const taken = await repo.takePlaces(trx, schoolId, event.id, toTake);
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
