@@ -18,6 +18,15 @@ export const CAMERA_IDEAL = { width: 1280, height: 720 } as const;
 export const CAMERA_MIN = { width: 640, height: 480 } as const;
 /** After OverconstrainedError the camera is asked again with basic settings after 1 s (spec §8). */
 export const CAMERA_RETRY_MS = 1000;
+/**
+ * How long a door may trust the ticket list it took when the network dropped (decision 013): one evening.
+ * Online, the scanner refreshes it every 30 s; past this age it stops admitting offline.
+ */
+export const OFFLINE_LIST_TTL_MS = 12 * 60 * 60 * 1000;
+export const OFFLINE_LIST_REFRESH_MS = 30_000;
+/** At most this many offline scans travel in one sync. */
+export const SYNC_BATCH_MAX = 500;
+
 /** A ticket code: 128 random bits, base64url (22 characters); the QR text is {APP_URL}/t/{code}. */
 export const TICKET_CODE_MAX = 100;
 /** Where a ticket's QR points (a phone's own camera app opens it). */
@@ -95,6 +104,8 @@ export const TICKET_TEXT = {
   scanUndone: 'The scan was undone: the ticket can be scanned again.',
   notScannedYet: 'This ticket has not been scanned.',
   issued: (count: number) => `${count} ${count === 1 ? 'ticket' : 'tickets'} issued.`,
+  offlineDuplicate: (when: string, who: string) =>
+    `Admitted offline, but another door had admitted this ticket first (${when}, ${who}).`,
 } as const;
 
 // ── the wire ──────────────────────────────────────────────────────────────────────────────────────────
@@ -199,5 +210,63 @@ export const doorResponse = z.object({
   recent: z.array(ticketItem),
   /** With q: tickets whose name or email matches, for a manual check-in (same path as a scan). */
   matches: z.array(ticketItem),
+  /** Tickets admitted again by a door that was offline: people let in twice, for the admin to see. */
+  duplicates: z.array(
+    z.object({
+      ticket: ticketItem,
+      deviceId: z.string().nullable(),
+      byName: z.string().nullable(),
+      /** When the offline door scanned it (its own clock) and when the server heard of it. */
+      scannedAt: z.string().nullable(),
+      receivedAt: z.string(),
+    }),
+  ),
 });
+
+/**
+ * GET tickets/offline-list?eventId: what a door needs to keep admitting without a network: each live
+ * ticket's SHA-256 (base64url) — never the code itself — with its name and whether it was scanned.
+ */
+export const offlineListQuery = z.strictObject({ eventId: idParam });
+export const offlineListResponse = z.object({
+  eventId: z.number(),
+  eventName: z.string(),
+  issuedAt: z.string(),
+  validUntil: z.string(),
+  tickets: z.array(
+    z.object({ hash: z.string(), userName: z.string(), guestIndex: z.number(), scanned: z.boolean() }),
+  ),
+});
+export type OfflineList = z.infer<typeof offlineListResponse>;
+
+/** POST tickets/sync-scans: the scans an offline door made, in the order it made them. */
+export const syncScansRequest = z.strictObject({
+  eventId: idField,
+  deviceId: z.string().trim().min(1).max(100),
+  scans: z
+    .array(
+      z.strictObject({
+        ticketId: code,
+        clientNonce: z.string().trim().min(8).max(100),
+        scannedAt: z.iso.datetime(),
+      }),
+    )
+    .min(1)
+    .max(SYNC_BATCH_MAX),
+});
+export type SyncScansRequest = z.infer<typeof syncScansRequest>;
+export const syncScansResponse = z.object({
+  data: z.object({
+    results: z.array(
+      z.object({
+        clientNonce: z.string(),
+        ticketId: z.string(),
+        /** admitted: first in; duplicate: another door had admitted it first; invalid: no live ticket. */
+        outcome: z.enum(['admitted', 'duplicate', 'invalid']),
+        message: z.string(),
+      }),
+    ),
+  }),
+});
+export type SyncScansResponse = z.infer<typeof syncScansResponse>;
 export type DoorState = z.infer<typeof doorResponse>;

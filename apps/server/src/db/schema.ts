@@ -85,10 +85,11 @@ export interface TicketScansTable {
   school_id: number;
   event_id: number;
   ticket_id: number;
-  action: 'admit' | 'refused' | 'undo';
+  action: 'admit' | 'refused' | 'undo' | 'duplicate';
   by_user: number | null;
   device_id: string | null;
   client_nonce: string | null;
+  device_time: Timestamp | null;
   /** The answer given, for a retry with the same nonce. */
   answer: ColumnType<unknown, string | null, string | null> | null;
   created_at: CreatedAt;

@@ -1,10 +1,15 @@
-import type {
-  EventTicketResponse,
-  ScanTicketResponse,
-  Ticket,
-  ValidateTicketResponse,
+import { createHash } from 'node:crypto';
+import {
+  type DoorState,
+  type EventTicketResponse,
+  OFFLINE_LIST_TTL_MS,
+  type OfflineList,
+  type ScanTicketResponse,
+  type SyncScansResponse,
+  TICKET_TEXT,
+  type Ticket,
+  type ValidateTicketResponse,
 } from '@parley/domain/tickets';
-import { TICKET_TEXT } from '@parley/domain/tickets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   booked,
@@ -369,5 +374,79 @@ describe('at a ticketed event a place is a person', () => {
     expect(data.tickets).toHaveLength(1);
     await booked(ev, e.otherParent.token, [{ slotId: slot, studentId: e.otherChild.id, guests: 2 }]);
     expect(await bookedCount()).toBe(4);
+  });
+});
+
+describe('offline doors', () => {
+  let codes: string[];
+  let ev: KindEvent;
+  beforeAll(async () => {
+    ev = await kindEvent(t, e, 'ticketed', 'Prom', { usersPerSlot: 100, guestAllowance: 1 }, [
+      { date: daysAhead(30), start: '19:00', end: '23:00', location: 'Hall' },
+    ]);
+    const slot = (
+      await t.db.selectFrom('slots').select('id').where('event_id', '=', ev.eventId).executeTakeFirstOrThrow()
+    ).id;
+    await booked({ http: e.http, eventId: ev.eventId }, e.parent.token, [
+      { slotId: slot, studentId: child(0).id, guests: 1 },
+    ]);
+    codes = (
+      await get<EventTicketResponse>(
+        `tickets/get-event-ticket?eventId=${ev.eventId}&userId=${child(0).id}`,
+        e.parent.token,
+      )
+    ).data.tickets.map((ticket) => ticket.ticketId);
+    await post(`events/update-can-scan-user-ids?id=${ev.eventId}`, e.admin.token, {
+      canScanUserIds: [e.teachers[0]?.id],
+    });
+  });
+  const teacher = () => e.teachers[0]?.token ?? '';
+  const sync = (token: string, deviceId: string, scans: Array<{ ticketId: string; clientNonce: string }>) =>
+    post<SyncScansResponse>('tickets/sync-scans', token, {
+      eventId: ev.eventId,
+      deviceId,
+      scans: scans.map((scan) => ({ ...scan, scannedAt: new Date().toISOString() })),
+    });
+
+  it('the list a door takes holds each ticket’s SHA-256, never its code, and says how long to trust it', async () => {
+    const list = await get<OfflineList>(`tickets/offline-list?eventId=${ev.eventId}`, teacher());
+    expect(list.tickets).toHaveLength(2);
+    const body = JSON.stringify(list);
+    for (const code of codes) {
+      expect(body).not.toContain(code);
+      expect(list.tickets.map((ticket) => ticket.hash)).toContain(
+        createHash('sha256').update(code).digest('base64url'),
+      );
+    }
+    expect(Date.parse(list.validUntil) - Date.parse(list.issuedAt)).toBe(OFFLINE_LIST_TTL_MS);
+    expect(list.tickets[1]).toMatchObject({ guestIndex: 1, scanned: false });
+    expect(
+      (await e.http.get(`tickets/offline-list?eventId=${ev.eventId}`, e.teachers[1]?.token)).statusCode,
+    ).toBe(403);
+  });
+
+  it('two doors admitted the same ticket offline: the first synced stands, the second is a duplicate the admin sees; a resent batch changes nothing', async () => {
+    const first = await sync(teacher(), 'door-A', [
+      { ticketId: codes[0] ?? '', clientNonce: 'offline-A-0001' },
+      { ticketId: 'not-a-ticket-code', clientNonce: 'offline-A-0002' },
+    ]);
+    expect(first.data.results.map((result) => result.outcome)).toEqual(['admitted', 'invalid']);
+    const second = await sync(e.admin.token, 'door-B', [
+      { ticketId: codes[0] ?? '', clientNonce: 'offline-B-0001' },
+      { ticketId: codes[1] ?? '', clientNonce: 'offline-B-0002' },
+    ]);
+    expect(second.data.results.map((result) => result.outcome)).toEqual(['duplicate', 'admitted']);
+    const again = await sync(e.admin.token, 'door-B', [
+      { ticketId: codes[0] ?? '', clientNonce: 'offline-B-0001' },
+      { ticketId: codes[1] ?? '', clientNonce: 'offline-B-0002' },
+    ]);
+    expect(again).toEqual(second);
+    const door = await get<DoorState>(`tickets/door?eventId=${ev.eventId}`, e.admin.token);
+    expect(door).toMatchObject({ expected: 2, admitted: 2, toCome: 0 });
+    expect(door.duplicates).toHaveLength(1);
+    expect(door.duplicates[0]).toMatchObject({
+      deviceId: 'door-B',
+      ticket: { ticketId: codes[0], scannedBy: e.teachers[0]?.id },
+    });
   });
 });

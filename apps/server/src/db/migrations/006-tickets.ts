@@ -48,10 +48,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     school_id integer NOT NULL,
     event_id integer NOT NULL,
     ticket_id integer NOT NULL,
-    action text NOT NULL CHECK (action IN ('admit', 'refused', 'undo')),
+    -- duplicate: admitted by a door that was offline after another door had admitted it (decision 013)
+    action text NOT NULL CHECK (action IN ('admit', 'refused', 'undo', 'duplicate')),
     by_user integer,
     device_id text,
     client_nonce text,
+    -- When an offline door scanned it, by the device's clock (the server's receipt decides who was first).
+    device_time timestamptz,
     answer jsonb,
     created_at timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT ticket_scans_ticket_fk FOREIGN KEY (ticket_id, school_id) REFERENCES tickets (id, school_id)

@@ -164,6 +164,7 @@ export function recordScan(
     by_user: number;
     device_id: string | null;
     client_nonce: string | null;
+    device_time?: Date | null;
   },
 ) {
   return db
@@ -181,7 +182,7 @@ export async function setScanAnswer(
   db: Db,
   schoolId: number,
   scanId: number,
-  action: 'admit' | 'refused',
+  action: 'admit' | 'refused' | 'duplicate',
   answer: unknown,
 ) {
   await db
@@ -258,4 +259,38 @@ export function liveBookings(db: Db, schoolId: number, eventId: number, attendee
   if (attendeeIds.length > 0)
     query = query.where(sql<number>`coalesce(student_id, parent_id)`, 'in', attendeeIds);
   return query.orderBy('id').execute();
+}
+
+/** Every live ticket of the event, for a door's offline list (hashed by the service). */
+export function eventTicketList(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('tickets as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.code', 't.guest_index', 't.scanned_at', 'u.first_name', 'u.last_name'])
+    .where('t.school_id', '=', schoolId)
+    .where('t.event_id', '=', eventId)
+    .where('t.status', '=', 'valid')
+    .orderBy('t.id')
+    .execute();
+}
+
+/** Offline admissions that came second: the people a door let in twice. */
+export function duplicateScans(db: Db, schoolId: number, eventId: number, limit: number) {
+  return ticketSelect(db, schoolId)
+    .innerJoin('ticket_scans as ts', 'ts.ticket_id', 't.id')
+    .leftJoin('users as by', 'by.id', 'ts.by_user')
+    .select([
+      'ts.device_id',
+      'ts.device_time',
+      'ts.created_at as received_at',
+      sql<
+        string | null
+      >`nullif(trim(coalesce(by.first_name, '') || ' ' || coalesce(by.last_name, '')), '')`.as('by_name'),
+    ])
+    .where('ts.school_id', '=', schoolId)
+    .where('ts.event_id', '=', eventId)
+    .where('ts.action', '=', 'duplicate')
+    .orderBy('ts.created_at', 'desc')
+    .limit(limit)
+    .execute();
 }

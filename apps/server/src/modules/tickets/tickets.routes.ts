@@ -5,8 +5,12 @@ import {
   eventTicketResponse,
   generateTicketsRequest,
   generateTicketsResponse,
+  offlineListQuery,
+  offlineListResponse,
   scanTicketRequest,
   scanTicketResponse,
+  syncScansRequest,
+  syncScansResponse,
   undoScanRequest,
   validateTicketQuery,
   validateTicketResponse,
@@ -67,6 +71,21 @@ export function ticketRoutes(api: Api, ctx: AppContext): void {
       schema: { tags, security, body: generateTicketsRequest, response: ok(generateTicketsResponse) },
     },
     (request) => tickets.generateTickets(ctx, sessionOf(request), request.body.eventId, request.body.userIds),
+  );
+
+  api.get(
+    '/tickets/offline-list',
+    {
+      ...signedIn,
+      schema: { tags, security, querystring: offlineListQuery, response: ok(offlineListResponse) },
+    },
+    (request) => tickets.offlineList(ctx, sessionOf(request), request.query.eventId),
+  );
+
+  api.post(
+    '/tickets/sync-scans',
+    { ...signedIn, schema: { tags, security, body: syncScansRequest, response: ok(syncScansResponse) } },
+    (request) => tickets.syncScans(ctx, sessionOf(request), request.body),
   );
 
   api.get(

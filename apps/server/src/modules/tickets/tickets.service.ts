@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isTicketedGroup } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import {
   type DoorState,
   guestName,
+  OFFLINE_LIST_TTL_MS,
+  type OfflineList,
   type ScanTicketResponse,
+  type SyncScansRequest,
+  type SyncScansResponse,
   TICKET_TEXT,
   type Ticket,
   ticketPath,
@@ -154,6 +158,8 @@ export async function scanTicket(
     eventId?: number | undefined;
     clientNonce?: string | undefined;
     deviceId?: string | undefined;
+    /** An offline door's scan, synced later: when it admitted the person, by its own clock. */
+    offlineAt?: Date | undefined;
   },
 ): Promise<ScanTicketResponse> {
   const nonce = input.clientNonce ?? null;
@@ -173,6 +179,7 @@ export async function scanTicket(
       by_user: caller.userId,
       device_id: input.deviceId ?? null,
       client_nonce: nonce,
+      device_time: input.offlineAt ?? null,
     });
     if (!scan && nonce) {
       const first = await repo.scanAnswer(trx, caller.schoolId, caller.userId, nonce);
@@ -205,14 +212,13 @@ export async function scanTicket(
         data: { success: false, message: alreadyText(now), alreadyScanned: true, ticket: toTicket(ctx, now) },
       };
     }
-    if (scan)
-      await repo.setScanAnswer(
-        trx,
-        caller.schoolId,
-        scan.id,
-        answer.data.success ? 'admit' : 'refused',
-        answer,
-      );
+    // An offline door has already let the person in: a second admission is a duplicate to show the admin.
+    const action = answer.data.success
+      ? 'admit'
+      : answer.data.alreadyScanned && input.offlineAt
+        ? 'duplicate'
+        : 'refused';
+    if (scan) await repo.setScanAnswer(trx, caller.schoolId, scan.id, action, answer);
     return answer;
   });
 }
@@ -278,12 +284,13 @@ export async function door(
 ): Promise<DoorState> {
   const event = await ticketedEvent(ctx.db, caller.schoolId, eventId);
   await requireScanner(ctx.db, caller, eventId);
-  const [counts, recent, matches] = await Promise.all([
+  const [counts, recent, matches, duplicates] = await Promise.all([
     repo.doorCounts(ctx.db, caller.schoolId, eventId),
     repo.recentAdmissions(ctx.db, caller.schoolId, eventId, RECENT),
     q && q.length >= 2
       ? repo.searchTickets(ctx.db, caller.schoolId, eventId, q, RECENT)
       : Promise.resolve([]),
+    repo.duplicateScans(ctx.db, caller.schoolId, eventId, RECENT),
   ]);
   return {
     eventId,
@@ -295,5 +302,65 @@ export async function door(
     guestsAdmitted: counts.guests_admitted,
     recent: recent.map((row) => toTicket(ctx, row)),
     matches: matches.map((row) => toTicket(ctx, row)),
+    duplicates: duplicates.map((row) => ({
+      ticket: toTicket(ctx, row),
+      deviceId: row.device_id,
+      byName: row.by_name,
+      scannedAt: row.device_time?.toISOString() ?? null,
+      receivedAt: row.received_at.toISOString(),
+    })),
   };
+}
+
+/** A ticket as an offline list names it: the SHA-256 of its code, never the code (decision 013). */
+export const ticketHash = (code: string) => createHash('sha256').update(code).digest('base64url');
+
+/** GET tickets/offline-list: what a door needs to keep admitting when the network drops. */
+export async function offlineList(ctx: AppContext, caller: Caller, eventId: number): Promise<OfflineList> {
+  const event = await ticketedEvent(ctx.db, caller.schoolId, eventId);
+  await requireScanner(ctx.db, caller, eventId);
+  const rows = await repo.eventTicketList(ctx.db, caller.schoolId, eventId);
+  const issuedAt = new Date();
+  return {
+    eventId,
+    eventName: event.name,
+    issuedAt: issuedAt.toISOString(),
+    validUntil: new Date(issuedAt.getTime() + OFFLINE_LIST_TTL_MS).toISOString(),
+    tickets: rows.map((row) => {
+      const attendee = `${row.first_name} ${row.last_name}`.trim();
+      return {
+        hash: ticketHash(row.code),
+        userName: row.guest_index > 0 ? guestName(row.guest_index, attendee) : attendee,
+        guestIndex: row.guest_index,
+        scanned: row.scanned_at !== null,
+      };
+    }),
+  };
+}
+
+/**
+ * POST tickets/sync-scans: an offline door's admissions, in its order, each through the scan path. The
+ * server's receipt decides: the first admission stands, a later one from another door is recorded as a
+ * duplicate (the person was let in twice) for the admin. A resent batch (same nonces) changes nothing.
+ */
+export async function syncScans(
+  ctx: AppContext,
+  caller: Caller,
+  body: SyncScansRequest,
+): Promise<SyncScansResponse> {
+  await ticketedEvent(ctx.db, caller.schoolId, body.eventId);
+  await requireScanner(ctx.db, caller, body.eventId);
+  const results: SyncScansResponse['data']['results'] = [];
+  for (const scan of body.scans) {
+    const { data } = await scanTicket(ctx, caller, {
+      ticketId: scan.ticketId,
+      eventId: body.eventId,
+      clientNonce: scan.clientNonce,
+      deviceId: body.deviceId,
+      offlineAt: new Date(scan.scannedAt),
+    });
+    const outcome = data.success ? 'admitted' : data.alreadyScanned ? 'duplicate' : 'invalid';
+    results.push({ clientNonce: scan.clientNonce, ticketId: scan.ticketId, outcome, message: data.message });
+  }
+  return { data: { results } };
 }
