@@ -7,7 +7,18 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type TokenKind = 'access' | 'verify' | 'reset' | 'invite' | 'event';
 /** A file sent with a mail (an .ics calendar entry); content is UTF-8 text. */
-export type MailAttachment = { filename: string; contentType: string; content: string };
+/** A file sent with a mail: text as is, or bytes in base64; an inline image carries the cid its HTML shows. */
+export type MailAttachment = {
+  filename: string;
+  contentType: string;
+  content: string;
+  encoding?: 'base64';
+  cid?: string;
+};
+
+/** An attachment's bytes. */
+export const attachmentBytes = (attachment: MailAttachment) =>
+  Buffer.from(attachment.content, attachment.encoding === 'base64' ? 'base64' : 'utf8');
 export type MailStatus = 'pending' | 'sent' | 'failed';
 
 export interface SchoolsTable {

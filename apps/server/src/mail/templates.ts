@@ -13,6 +13,8 @@ type Compose = {
   lines: string[];
   action: { label: string; url: string };
   after?: string;
+  /** Images shown inline (attachments with these cids), each with a caption and its link: tickets. */
+  images?: Array<{ cid: string; caption: string; url: string }>;
 };
 
 const escapeHtml = (text: string) =>
@@ -31,6 +33,7 @@ export function composeMail(mail: Compose): OutgoingMail {
     ...mail.lines,
     '',
     `${mail.action.label}: ${mail.action.url}`,
+    ...(mail.images ?? []).flatMap((image) => ['', `${image.caption}: ${image.url}`]),
     ...(mail.after ? ['', mail.after] : []),
     '',
     '--',
@@ -43,6 +46,12 @@ export function composeMail(mail: Compose): OutgoingMail {
 ${mail.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
 <p style="margin:24px 0"><a href="${escapeHtml(mail.action.url)}" style="background:#1b5e20;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(mail.action.label)}</a></p>
 <p style="font-size:13px;color:#555">Or open this link: ${escapeHtml(mail.action.url)}</p>
+${(mail.images ?? [])
+  .map(
+    (image) =>
+      `<p style="text-align:center"><img src="cid:${escapeHtml(image.cid)}" width="175" height="175" alt="${escapeHtml(image.caption)}" style="background:#fff"><br><strong>${escapeHtml(image.caption)}</strong><br><a href="${escapeHtml(image.url)}">${escapeHtml(image.url)}</a></p>`,
+  )
+  .join('\n')}
 ${mail.after ? `<p>${escapeHtml(mail.after)}</p>` : ''}
 <p style="font-size:12px;color:#777;border-top:1px solid #eee;padding-top:12px">${escapeHtml(footer)}</p>
 </div></body></html>`;
@@ -52,7 +61,7 @@ ${mail.after ? `<p>${escapeHtml(mail.after)}</p>` : ''}
     subject: mail.subject,
     text,
     html,
-    links: [mail.action.url],
+    links: [mail.action.url, ...(mail.images ?? []).map((image) => image.url)],
   };
 }
 

@@ -1,7 +1,7 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import type { MailAttachment } from '../db/schema';
+import { attachmentBytes, type MailAttachment } from '../db/schema';
 import { keepInDevMailbox } from './dev-mailbox.repository';
 
 export type MailMessage = {
@@ -43,8 +43,9 @@ export function nodemailerMessage(from: string, message: MailMessage): SendMailO
     ...(attachments.length > 0 && {
       attachments: attachments.map((attachment) => ({
         filename: attachment.filename,
-        content: Buffer.from(attachment.content, 'utf8'),
+        content: attachmentBytes(attachment),
         contentType: attachmentContentType(attachment),
+        ...(attachment.cid && { cid: attachment.cid }),
       })),
     }),
   };

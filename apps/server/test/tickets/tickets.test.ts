@@ -102,6 +102,32 @@ describe('a ticket per head, seen by the right people', () => {
     expect(new Set(data.tickets.map((ticket) => ticket.ticketId)).size).toBe(3);
   });
 
+  it('the booking’s mail carries each ticket: an inline QR image (PNG) and its link', async () => {
+    const { data } = await ticketsOf(e.parent.token, child(0).id);
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_address', '=', e.parent.email.toLowerCase())
+      .where('subject', 'like', 'Summer concert%')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const images = mail.attachments.filter((attachment) => attachment.contentType === 'image/png');
+    expect(images).toHaveLength(3);
+    for (const [index, ticket] of data.tickets.entries()) {
+      const image = images[index];
+      expect(image?.cid).toBe(`ticket-${ticket.ticketId}@parley`);
+      expect(
+        Buffer.from(image?.content ?? '', 'base64')
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+      expect(mail.html_body).toContain(`src="cid:${image?.cid}"`);
+      expect(mail.links).toContain(ticket.qrCodeUrl);
+      expect(mail.text_body).toContain(ticket.qrCodeUrl);
+    }
+    expect(mail.text_body).toContain(`Guest 2 of ${child(0).firstName} ${child(0).lastName}`);
+  });
+
   it('the attendee sees their own; a parent their child’s; the admin any; another family 403', async () => {
     expect((await ticketsOf(child(0).token, child(0).id)).data.tickets).toHaveLength(3);
     expect((await ticketsOf(e.admin.token, child(0).id)).data.tickets).toHaveLength(3);

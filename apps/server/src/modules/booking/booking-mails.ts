@@ -1,12 +1,16 @@
 import { bookingPath } from '@parley/domain/events';
 import { type CalendarEntry, calendarFile, icsFileName } from '@parley/domain/ics';
 import { withSettingsDefaults } from '@parley/domain/school';
+import { guestName, QR_DEFAULT_SIZE, QR_ERROR_CORRECTION, ticketPath } from '@parley/domain/tickets';
 import { formatLocalTime } from '@parley/domain/time-zone';
+import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import type { MailAttachment } from '../../db/schema';
 import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
 import { sectionLabel } from '../events/slot-planner';
+import type { IssuedTicket } from '../tickets/tickets.service';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
 
 // What a family (and, when they opted in, a teacher) is told after a booking change: one mail through the
@@ -21,7 +25,38 @@ type Outcome = {
   all: PartyBookingRow[];
   /** The school confirmed a booking: sent whatever the family's settings say. */
   confirmation?: boolean;
+  /** Tickets issued with the new bookings (ticketed events): each goes in the mail as a QR and a link. */
+  tickets?: IssuedTicket[];
 };
+
+/** Each ticket as an inline QR image (PNG, error correction Q, spec §9) with its name and link. */
+async function ticketImages(ctx: AppContext, bookings: PartyBookingRow[], tickets: IssuedTicket[]) {
+  const byId = new Map(bookings.map((booking) => [booking.id, booking]));
+  const images = [];
+  const attachments: MailAttachment[] = [];
+  for (const ticket of tickets) {
+    const booking = byId.get(ticket.bookingId);
+    const attendee = booking?.student_name ?? booking?.parent_name ?? '';
+    const url = `${ctx.config.appUrl}${ticketPath(ticket.code)}`;
+    const cid = `ticket-${ticket.code}@parley`;
+    const png = await QRCode.toBuffer(url, {
+      type: 'png',
+      errorCorrectionLevel: QR_ERROR_CORRECTION,
+      width: QR_DEFAULT_SIZE,
+      margin: 2,
+    });
+    const caption = ticket.guestIndex > 0 ? guestName(ticket.guestIndex, attendee) : `Ticket: ${attendee}`;
+    images.push({ cid, caption, url });
+    attachments.push({
+      filename: `ticket-${ticket.guestIndex + 1}.png`,
+      contentType: 'image/png',
+      content: png.toString('base64'),
+      encoding: 'base64',
+      cid,
+    });
+  }
+  return { images, attachments };
+}
 
 /** "Thu 12 Mar 2026, 16:00 – 16:10" in the school's zone. */
 const when = (booking: PartyBookingRow, timeZone: string) =>
@@ -108,6 +143,7 @@ export async function mailBookingChange(
         : outcome.created.length > 0
           ? 'booking confirmed'
           : 'booking cancelled';
+    const issued = await ticketImages(ctx, outcome.all, outcome.tickets ?? []);
     const mail = composeMail({
       product: ctx.config.appName,
       schoolName: event.school_name,
@@ -125,8 +161,15 @@ export async function mailBookingChange(
         `Times are in ${zone}. The attached calendar file adds them to your calendar.`,
       ],
       action: { label: 'View or change your booking', url },
+      ...(issued.images.length > 0 && {
+        images: issued.images,
+        after: 'Show each ticket’s QR code at the door, on your phone or printed.',
+      }),
     });
-    mails.push({ ...mail, attachments: [bookingCalendar(ctx, event, outcome.all, outcome.cancelled)] });
+    mails.push({
+      ...mail,
+      attachments: [bookingCalendar(ctx, event, outcome.all, outcome.cancelled), ...issued.attachments],
+    });
   }
   // Teachers who asked (or whose event asks) for a mail per booking.
   const changed = [

@@ -470,18 +470,20 @@ async function applyChange(
   if (problem) throw conflict(problem);
   const created = await repo.insertBookings(trx, rows);
   // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
-  if (isTicketedGroup(event.group_int))
-    await issueTickets(
-      trx,
-      schoolId,
-      event.id,
-      rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
-    );
+  const tickets = isTicketedGroup(event.group_int)
+    ? await issueTickets(
+        trx,
+        schoolId,
+        event.id,
+        rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
+      )
+    : [];
   const after = await repo.partyBookings(trx, schoolId, event.id, party);
   await mailBookingChange(ctx, trx, event, family, {
     created: after.filter((row) => created.includes(row.id)),
     cancelled,
     all: after,
+    tickets,
   });
 
   // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it). Several

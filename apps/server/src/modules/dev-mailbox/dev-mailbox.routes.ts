@@ -4,6 +4,7 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { attachmentBytes } from '../../db/schema';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
 import { findDevMail, listDevMail } from '../../mail/dev-mailbox.repository';
@@ -39,7 +40,7 @@ const toItem = (row: Awaited<ReturnType<typeof listDevMail>>[number]) => ({
   attachments: row.attachments.map((attachment) => ({
     filename: attachment.filename,
     contentType: attachmentContentType(attachment),
-    size: Buffer.byteLength(attachment.content, 'utf8'),
+    size: attachmentBytes(attachment).length,
   })),
   status: 'sent',
   createdAt: row.created_at,
@@ -121,12 +122,15 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       const mail = await findDevMail(ctx.db, request.query.id);
       const attachment = mail?.attachments[request.query.index];
       if (!attachment) throw notFound('No such attachment.');
-      return reply
-        .header('content-type', attachmentContentType(attachment))
-        .header('content-disposition', contentDisposition(attachment.filename))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        .send(attachment.content);
+      return (
+        reply
+          .header('content-type', attachmentContentType(attachment))
+          .header('content-disposition', contentDisposition(attachment.filename))
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'no-store')
+          // The bytes as the mail carries them; Fastify sends a Buffer as is (the schema documents a file).
+          .send(attachmentBytes(attachment) as unknown as string)
+      );
     },
   );
 }

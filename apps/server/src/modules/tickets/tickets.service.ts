@@ -31,13 +31,16 @@ export const newTicketCode = () => randomBytes(16).toString('base64url');
 type Caller = Pick<Session, 'userId' | 'schoolId' | 'roles'>;
 const isAdmin = (caller: Caller) => caller.roles.includes('admin');
 
-/** Tickets for new bookings of a ticketed event, in the booking's transaction: the attendee's and one per guest. */
+/**
+ * Tickets for new bookings of a ticketed event, in the booking's transaction: the attendee's and one per
+ * guest. Returns what was issued (the booking's mail carries the tickets).
+ */
 export async function issueTickets(
   trx: Db,
   schoolId: number,
   eventId: number,
   bookings: Array<{ id: number; parent_id: number | null; student_id: number | null; guests: number }>,
-): Promise<number> {
+): Promise<IssuedTicket[]> {
   const rows = bookings.flatMap((booking) =>
     Array.from({ length: 1 + booking.guests }, (_, guest) => ({
       school_id: schoolId,
@@ -49,8 +52,10 @@ export async function issueTickets(
     })),
   );
   await repo.insertTickets(trx, rows);
-  return rows.length;
+  return rows.map((row) => ({ bookingId: row.booking_id, guestIndex: row.guest_index, code: row.code }));
 }
+
+export type IssuedTicket = { bookingId: number; guestIndex: number; code: string };
 
 function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
   const attendee = `${row.first_name} ${row.last_name}`.trim();
@@ -268,7 +273,7 @@ export async function generateTickets(
       caller.schoolId,
       bookings.map((booking) => booking.id),
     );
-    return issueTickets(trx, caller.schoolId, eventId, bookings);
+    return (await issueTickets(trx, caller.schoolId, eventId, bookings)).length;
   });
   return { data: { success: true, message: TICKET_TEXT.issued(issued), issued } };
 }
