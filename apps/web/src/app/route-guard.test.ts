@@ -42,6 +42,8 @@ const PRIVATE_PAGES = [
   '/event/details-teacher',
   '/event/details-parent',
   '/event/details-student',
+  // Issue 10: the door of a ticketed event (the server decides who may see it).
+  '/events/door/:id',
   '/load-test',
   '/admins',
   '/admins/view/:id',

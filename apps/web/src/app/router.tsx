@@ -92,6 +92,9 @@ const TeacherSchedulePage = lazy(() =>
     default: module.TeacherSchedulePage,
   })),
 );
+const DoorPage = lazy(() =>
+  import('../features/tickets/components/door-page').then((module) => ({ default: module.DoorPage })),
+);
 const SchoolPage = lazy(() =>
   import('../features/school/components/school-page').then((module) => ({ default: module.SchoolPage })),
 );
@@ -117,6 +120,7 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   'event-current': () => <CurrentEventPage />,
   'teacher-schedule': () => <TeacherSchedulePage />,
   'my-bookings': () => <MyBookingsPage />,
+  door: () => <DoorPage />,
   admins: () => <PeopleListPage kind="admins" />,
   'admin-view': () => <PersonViewPage kind="admins" />,
   teachers: () => <PeopleListPage kind="teachers" />,

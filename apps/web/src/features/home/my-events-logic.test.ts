@@ -103,10 +103,12 @@ describe('which buttons show (spec §2, §4, §5, §6)', () => {
     expect(isTicketed({ enableTicket: false, eventTypeGroupInt: 2 })).toBe(false);
   });
 
-  it('teacher: none of the family buttons', () => {
+  it('teacher: none of the family buttons; Scan Tickets as a scanner of a ticketed event', () => {
+    expect(itemActions('teacher', item({ enableTicket: true, eventTypeGroupInt: 2 }))).toEqual(none);
+    expect(itemActions('teacher', item({ iCanScan: true }))).toEqual(none);
     expect(
       itemActions('teacher', item({ enableTicket: true, eventTypeGroupInt: 2, iCanScan: true })),
-    ).toEqual(none);
+    ).toEqual({ ...none, scanTickets: true });
   });
 
   it('parent: Update booking while enabled and active; Show Ticket for ticketed events', () => {

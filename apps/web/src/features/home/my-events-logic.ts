@@ -76,11 +76,17 @@ export type ItemActions = {
  * Which buttons an item shows (spec §2, §4, §5, §6). Parent: "Update booking" while the event is enabled
  * and active, "Show Ticket" for ticketed events. Student: "Update booking", "Show Ticket" (ticketed) and
  * "Add to Calendar" need isEnabled and isActive; "Scan Tickets" needs iCanScan on a ticketed event.
+ * Teacher: "Scan Tickets" when they are a scanner of a ticketed event (issue 10: staff scan at the door).
  */
 export function itemActions(role: ViewAsRole, item: Item): ItemActions {
-  if (role === 'teacher')
-    return { updateBooking: false, showTicket: false, scanTickets: false, addToCalendar: false };
   const ticketed = isTicketed(item);
+  if (role === 'teacher')
+    return {
+      updateBooking: false,
+      showTicket: false,
+      scanTickets: item.iCanScan && ticketed,
+      addToCalendar: false,
+    };
   if (role === 'parent')
     return { updateBooking: bookable(item), showTicket: ticketed, scanTickets: false, addToCalendar: false };
   return {

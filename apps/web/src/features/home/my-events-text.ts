@@ -5,7 +5,6 @@ export const MY_EVENTS_UI = {
   refresh: 'Refresh My Events',
   refreshTooltip: 'Refresh',
   loading: 'Loading your events',
-  ticketsLater: 'Tickets are not available yet',
   addedToCalendar: 'Added to Calendar',
   listLabel: (roleLabel: string) => `${roleLabel} events`,
   calendarTitle: 'Add to Calendar',

@@ -222,7 +222,7 @@ describe('My Events: the lists (spec §2 Home)', () => {
     expect(within(list).queryByRole('link', { name: 'Update booking' })).toBeNull();
   });
 
-  it('parent: Update booking while enabled and active, Show Ticket (not yet) for ticketed, tap → details-parent', async () => {
+  it('parent: Update booking while enabled and active, Show Ticket for ticketed, tap → details-parent', async () => {
     openHome(
       userWith(['parent']),
       home(['parent'], {
@@ -250,8 +250,7 @@ describe('My Events: the lists (spec §2 Home)', () => {
     );
     expect(within(spring).queryByRole('button', { name: 'Show Ticket' })).toBeNull();
     const ticket = within(concert).getByRole('button', { name: 'Show Ticket' }) as HTMLButtonElement;
-    expect(ticket.disabled).toBe(true);
-    expect(within(concert).getByLabelText('Tickets are not available yet')).toBeTruthy();
+    expect(ticket.disabled).toBe(false);
     expect(within(closed).queryByRole('link', { name: 'Update booking' })).toBeNull();
     expect(within(list).queryByRole('button', { name: 'Add to Calendar' })).toBeNull();
     expect(within(list).queryByRole('button', { name: 'Scan Tickets' })).toBeNull();
@@ -285,7 +284,7 @@ describe('My Events: the lists (spec §2 Home)', () => {
     expect(names(spring)).toEqual(['Spring evening', 'Update booking', 'Add to Calendar']);
     expect(names(prom)).toEqual(['Prom', 'Update booking', 'Show Ticket', 'Scan Tickets', 'Add to Calendar']);
     expect((within(prom).getByRole('button', { name: 'Scan Tickets' }) as HTMLButtonElement).disabled).toBe(
-      true,
+      false,
     );
     expect(names(disabled)).toEqual(['Disabled evening']);
   });
@@ -355,5 +354,122 @@ describe('My Events: the lists (spec §2 Home)', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Spring evening' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/event/details-teacher'));
     expect(router.state.location.search).toBe('?eventId=5');
+  });
+});
+
+describe('My Events: tickets (issue 10)', () => {
+  const concert = item({ id: 6, name: 'Summer concert', enableTicket: true, eventTypeGroupInt: 2 });
+  const ticketAnswer = (userId: number, userName: string) => ({
+    data: {
+      success: true,
+      ticket: {
+        ticketId: `Ticket${userId}`,
+        eventId: 6,
+        userId,
+        scannedBy: null,
+        scannedByName: null,
+        qrCodeUrl: `http://localhost:3000/t/Ticket${userId}`,
+        scanned: false,
+        scannedDate: null,
+        userName,
+        userEmail: 'x@hill.test',
+        eventName: 'Summer concert',
+        guestIndex: 0,
+        eventDateLabel: null,
+        location: null,
+      },
+      tickets: [],
+    },
+  });
+  const booked = (studentId: number | null, studentName: string | null) => ({
+    studentId,
+    studentName,
+    parentId: 21,
+    parentName: 'Tom Reed',
+    status: 'booked',
+  });
+  const ticketRequests = () =>
+    requests.filter((request) => request.path.startsWith('/api/tickets/get-event-ticket')).map((r) => r.path);
+
+  beforeEach(() => {
+    routes['/api/tickets/get-event-ticket'] = (url) => {
+      const userId = Number(url.searchParams.get('userId'));
+      return json(200, ticketAnswer(userId, userId === 21 ? 'Tom Reed' : `Child ${userId}`));
+    };
+  });
+
+  it('student: "Show Ticket" opens "Your Ticket" with their own ticket', async () => {
+    openHome(userWith(['student']), home(['student'], { studentOpenEventsSummary: [concert] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show Ticket' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your Ticket' });
+    expect(await within(dialog).findByText('Ready to Scan')).toBeTruthy();
+    expect(ticketRequests()).toEqual(['/api/tickets/get-event-ticket?eventId=6&userId=21']);
+  });
+
+  it('parent: the ticket of the child they booked', async () => {
+    routes['/api/events/booking-view'] = () => json(200, { bookings: [booked(50, 'Jo Reed')] });
+    openHome(userWith(['parent']), home(['parent'], { parentOpenEventsSummary: [concert] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show Ticket' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your Ticket' });
+    expect(await within(dialog).findByText('Child 50')).toBeTruthy();
+    expect(ticketRequests()).toEqual(['/api/tickets/get-event-ticket?eventId=6&userId=50']);
+    expect(requests.some((request) => request.path === '/api/events/booking-view?eventId=6')).toBe(true);
+  });
+
+  it('parent: their own ticket when they booked for themselves', async () => {
+    routes['/api/events/booking-view'] = () => json(200, { bookings: [booked(null, null)] });
+    openHome(userWith(['parent']), home(['parent'], { parentOpenEventsSummary: [concert] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show Ticket' }));
+    await screen.findByRole('dialog', { name: 'Your Ticket' });
+    await waitFor(() =>
+      expect(ticketRequests()).toEqual(['/api/tickets/get-event-ticket?eventId=6&userId=21']),
+    );
+  });
+
+  it('parent: several people booked → choose whose ticket', async () => {
+    routes['/api/events/booking-view'] = () =>
+      json(200, { bookings: [booked(50, 'Jo Reed'), booked(51, 'Kim Reed')] });
+    openHome(userWith(['parent']), home(['parent'], { parentOpenEventsSummary: [concert] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show Ticket' }));
+    const menu = await screen.findByRole('menu', { name: 'Whose ticket?' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((entry) => entry.textContent),
+    ).toEqual(['Jo Reed', 'Kim Reed']);
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Kim Reed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your Ticket' });
+    expect(await within(dialog).findByText('Child 51')).toBeTruthy();
+    expect(ticketRequests()).toEqual(['/api/tickets/get-event-ticket?eventId=6&userId=51']);
+  });
+
+  it('"Scan Tickets" on a desktop opens "Mobile Device Required"', async () => {
+    openHome(
+      userWith(['student']),
+      home(['student'], { studentOpenEventsSummary: [{ ...concert, iCanScan: true }] }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Scan Tickets' }));
+    expect(await screen.findByRole('dialog', { name: 'Mobile Device Required' })).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Scan Ticket' })).toBeNull();
+  });
+
+  it('"Scan Tickets" on a phone opens the scanner', async () => {
+    Object.defineProperty(navigator, 'mediaDevices', {
+      configurable: true,
+      value: { getUserMedia: () => new Promise(() => {}) },
+    });
+    Object.defineProperty(navigator, 'maxTouchPoints', { configurable: true, value: 5 });
+    try {
+      openHome(
+        userWith(['teacher']),
+        home(['teacher'], { teacherOpenEventsSummary: [{ ...concert, iCanScan: true }] }),
+      );
+      fireEvent.click(await screen.findByRole('button', { name: 'Scan Tickets' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Scan Ticket' });
+      expect(within(dialog).getByText('Starting camera...')).toBeTruthy();
+    } finally {
+      Reflect.deleteProperty(navigator, 'mediaDevices');
+      Reflect.deleteProperty(navigator, 'maxTouchPoints');
+    }
   });
 });

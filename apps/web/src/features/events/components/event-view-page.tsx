@@ -16,6 +16,7 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
 import { ApiError, serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
+import { DoorCard } from '../../tickets/components/door-card';
 import { afterEventChange, deleteEvent, eventQuery } from '../api';
 import { useConfirmedChange } from './affected-bookings-dialog';
 import { BookingsCard } from './bookings-card';
@@ -114,6 +115,7 @@ export function EventView({ event, eventTypes }: { event: EventDetail; eventType
         <Stack spacing={2}>
           <MessagesCard event={event} />
           {isTicketedGroup(event.eventTypeGroupInt) ? <ScannersCard event={event} /> : null}
+          {isTicketedGroup(event.eventTypeGroupInt) ? <DoorCard eventId={event.id} /> : null}
         </Stack>
       </Box>
       <BookingsCard event={event} />

@@ -1,10 +1,8 @@
 import CheckIcon from '@mui/icons-material/Check';
-import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumberOutlined';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
-import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -13,12 +11,14 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
 import { routeTo } from '@parley/domain/routes';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { useSession } from '../../../lib/session';
+import { ScanTicketsButton } from '../../tickets/components/scan-tickets-button';
+import { ShowTicketButton } from '../../tickets/components/show-ticket-button';
 import {
   familyBookingLine,
   isInternalLink,
@@ -33,19 +33,6 @@ export function detailsPath(role: ViewAsRole, eventId: number): string {
   if (role === 'teacher') return routeTo('event.details-teacher', {}, { eventId });
   if (role === 'parent') return routeTo('event.details-parent', {}, { eventId });
   return routeTo('event.details-student', {}, { eventId });
-}
-
-/** A button the tickets feature brings to life: shown, disabled, with a tooltip saying so. */
-function NotYetButton({ icon, label }: { icon: ReactNode; label: string }) {
-  return (
-    <Tooltip title={MY_EVENTS_UI.ticketsLater}>
-      <span>
-        <Button size="small" startIcon={icon} disabled>
-          {label}
-        </Button>
-      </span>
-    </Tooltip>
-  );
 }
 
 function LinkButton({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {
@@ -70,6 +57,7 @@ type Props = {
 
 /** One open event of "My Events": what it is, the viewer's bookings, and the role's buttons. */
 export function OpenEventCard({ role, item, inCalendar, onAddToCalendar }: Props) {
+  const { user } = useSession();
   const actions = itemActions(role, item);
   const bookingLine = role === 'teacher' ? teacherBookingLine(item) : familyBookingLine(role, item);
   const timeToBooking =
@@ -134,11 +122,14 @@ export function OpenEventCard({ role, item, inCalendar, onAddToCalendar }: Props
           />
         ) : null}
         {actions.showTicket ? (
-          <NotYetButton icon={<ConfirmationNumberIcon />} label={MY_EVENTS_TEXT.showTicket} />
+          <ShowTicketButton
+            eventId={item.id}
+            eventName={item.name}
+            self={user ? { userId: user.id, name: user.fullName } : null}
+            asParent={role === 'parent'}
+          />
         ) : null}
-        {actions.scanTickets ? (
-          <NotYetButton icon={<QrCodeScannerIcon />} label={MY_EVENTS_TEXT.scanTickets} />
-        ) : null}
+        {actions.scanTickets ? <ScanTicketsButton eventId={item.id} /> : null}
         {actions.addToCalendar ? (
           inCalendar ? (
             <Button size="small" startIcon={<CheckIcon />} disabled>

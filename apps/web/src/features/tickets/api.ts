@@ -1,0 +1,106 @@
+import type { BookingPage } from '@parley/domain/booking';
+import type {
+  DoorState,
+  EventTicketResponse,
+  ScanTicketResponse,
+  ValidateTicketResponse,
+} from '@parley/domain/tickets';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
+import { readString, writeString } from '../../lib/storage';
+import type { ScanCalls } from './scan-logic';
+import { ticketLoadResult } from './ticket-logic';
+
+// Calls of spec §7 Tickets and the door (issue 10): get-event-ticket, validate-ticket, scan-ticket,
+// undo-scan and door. Every answer but the door's is wrapped in `data`.
+
+/** The door page's address: /events/door/{id}. */
+export const doorPath = (eventId: number) => `/events/door/${eventId}`;
+
+/** Door counts refresh every 3 s and when the window regains focus. */
+export const DOOR_REFRESH_MS = 3000;
+
+/** "Your Ticket": the person's tickets for the event, or the spec §8 "Ticket load" error as data. */
+export const eventTicketQuery = (eventId: number, userId: number) =>
+  queryOptions({
+    queryKey: ['tickets', 'ticket', eventId, userId],
+    queryFn: async ({ signal }) =>
+      ticketLoadResult(
+        (
+          await api.get<EventTicketResponse>('tickets/get-event-ticket', {
+            query: { eventId, userId },
+            signal,
+          })
+        ).data,
+      ),
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export const validateTicket = (ticketId: string, eventId: number) =>
+  api.get<ValidateTicketResponse>('tickets/validate-ticket', { query: { ticketId, eventId } });
+
+/** 128 random bits, hex: crypto.getRandomValues also works where randomUUID does not (plain http). */
+export function randomNonce(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const DEVICE_KEY = 'scannerDeviceId';
+
+/** This device's id in the scan log: made once, kept across sign-ins (it names the phone, not the person). */
+export function scannerDeviceId(): string {
+  const known = readString(DEVICE_KEY);
+  if (known) return known;
+  const made = randomNonce();
+  writeString(DEVICE_KEY, made);
+  return made;
+}
+
+export const scanTicket = (ticketId: string, eventId: number, clientNonce: string, scannedBy?: number) =>
+  api.post<ScanTicketResponse>('tickets/scan-ticket', {
+    ticketId,
+    eventId,
+    clientNonce,
+    deviceId: scannerDeviceId(),
+    ...(scannedBy ? { scannedBy } : {}),
+  });
+
+/** Admins only; answers like scan-ticket. */
+export const undoScan = (ticketId: string) => api.post<ScanTicketResponse>('tickets/undo-scan', { ticketId });
+
+/** The scanner's and the door's calls, as the scan rules (scan-logic.ts) take them. */
+export const scanCalls = (scannedBy: number | undefined): ScanCalls => ({
+  validate: validateTicket,
+  scan: (ticketId, eventId, clientNonce) => scanTicket(ticketId, eventId, clientNonce, scannedBy),
+  newNonce: randomNonce,
+});
+
+/** The live count and latest admissions. */
+export const doorQuery = (eventId: number) =>
+  queryOptions({
+    queryKey: ['tickets', 'door', eventId],
+    queryFn: ({ signal }) => api.get<DoorState>('tickets/door', { query: { eventId }, signal }),
+    refetchInterval: DOOR_REFRESH_MS,
+    refetchOnWindowFocus: 'always',
+  });
+
+/** Tickets whose name or email matches, for a manual check-in. */
+export const doorSearchQuery = (eventId: number, q: string) =>
+  queryOptions({
+    queryKey: ['tickets', 'door', eventId, 'search', q],
+    queryFn: ({ signal }) => api.get<DoorState>('tickets/door', { query: { eventId, q }, signal }),
+  });
+
+/** After a scan, an admission or an undo: the door's figures and lists are read again. */
+export const afterDoorChange = (eventId: number) =>
+  queryClient.invalidateQueries({ queryKey: ['tickets', 'door', eventId] });
+
+/** The family's bookings of an event: whose tickets a parent can show. */
+export const familyBookings = (eventId: number) =>
+  queryClient.fetchQuery({
+    queryKey: ['tickets', 'family-bookings', eventId],
+    queryFn: ({ signal }) => api.get<BookingPage>('events/booking-view', { query: { eventId }, signal }),
+    staleTime: 0,
+  });

@@ -1,0 +1,267 @@
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { DoorState } from '@parley/domain/tickets';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../lib/query-client';
+import { reloadSession } from '../../lib/session';
+import { renderAt } from '../../test-support/render-app';
+import {
+  adminUser,
+  type Handler,
+  json,
+  type RecordedRequest,
+  siteConfig,
+  stubFetch,
+} from '../../test-support/screen-fixtures';
+import { eventDetail, graduation } from '../events/event-fixtures';
+import { ticket } from './test-fixtures';
+
+// The door page /events/door/{id} (issue 10) and its way in from the event page, through the real router,
+// guard, providers and API client; only fetch is faked.
+
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+let routes: Record<string, Handler>;
+let requests: RecordedRequest[];
+
+const admitted = ticket({
+  ticketId: 'AdmittedTicketCode0001',
+  userName: 'Tom Reed',
+  userEmail: 'tom@hill.test',
+  scanned: true,
+  scannedDate: '2026-07-03T18:05:00.000Z',
+  scannedBy: 7,
+  scannedByName: 'Ada Lovelace',
+});
+const waiting = ticket({ ticketId: 'WaitingTicketCode00001', userName: 'Jane Smith' });
+
+function door(over: Partial<DoorState> = {}): DoorState {
+  return {
+    eventId: 9,
+    eventName: 'Summer concert',
+    expected: 120,
+    admitted: 45,
+    toCome: 75,
+    guestsExpected: 30,
+    guestsAdmitted: 12,
+    recent: [admitted],
+    matches: [],
+    duplicates: [],
+    ...over,
+  };
+}
+
+const posted = (path: string) =>
+  requests
+    .filter((request) => request.path === path && request.init.method === 'POST')
+    .map((request) => JSON.parse(String(request.init.body)) as Record<string, unknown>);
+const doorCalls = () => requests.filter((request) => request.path.startsWith('/api/tickets/door?'));
+
+function signIn(user = adminUser) {
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+  localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+  reloadSession();
+}
+
+const figure = (label: string) => screen.getByLabelText(new RegExp(`^${label}: `)).textContent;
+
+beforeEach(() => {
+  localStorage.clear();
+  queryClient.clear();
+  requests = [];
+  routes = {
+    '/api/site/config': () => json(200, siteConfig),
+    '/api/tickets/door': (url) =>
+      json(200, url.searchParams.get('q') ? door({ matches: [waiting, admitted] }) : door()),
+  };
+  stubFetch(
+    (path) => routes[path],
+    () => requests,
+  );
+  signIn();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  reloadSession();
+});
+
+describe('door page: the count', () => {
+  it('shows expected, admitted and still to come (guests included) and the latest admissions', async () => {
+    renderAt('/events/door/9');
+    expect(await screen.findByRole('heading', { name: 'Door: Summer concert' })).toBeTruthy();
+    expect(figure('Expected')).toBe('120');
+    expect(figure('Admitted')).toBe('45');
+    expect(figure('Still to come')).toBe('75');
+    expect(screen.getByText('Guests: 12 of 30 admitted')).toBeTruthy();
+    const recent = screen.getByRole('list', { name: 'Latest admissions' });
+    expect(within(recent).getByText('Tom Reed')).toBeTruthy();
+    expect(
+      within(recent).getByText(`${new Date('2026-07-03T18:05:00.000Z').toLocaleString()} · Ada Lovelace`),
+    ).toBeTruthy();
+    expect(doorCalls()[0]?.path).toBe('/api/tickets/door?eventId=9');
+    expect(screen.getByRole('link', { name: 'Back to the event' }).getAttribute('href')).toBe(
+      '/events/view/9',
+    );
+  });
+
+  it('polls every 3 s', async () => {
+    renderAt('/events/door/9');
+    await screen.findByRole('heading', { name: 'Door: Summer concert' });
+    routes['/api/tickets/door'] = () => json(200, door({ admitted: 46, toCome: 74 }));
+    await waitFor(() => expect(figure('Admitted')).toBe('46'), { timeout: 4500 });
+    expect(figure('Still to come')).toBe('74');
+  });
+
+  it('lists the tickets an offline door admitted a second time', async () => {
+    routes['/api/tickets/door'] = () =>
+      json(
+        200,
+        door({
+          duplicates: [
+            {
+              ticket: admitted,
+              deviceId: 'phone-2',
+              byName: 'Ben Fox',
+              scannedAt: '2026-07-03T18:20:00.000Z',
+              receivedAt: '2026-07-03T18:40:00.000Z',
+            },
+          ],
+        }),
+      );
+    renderAt('/events/door/9');
+    const list = await screen.findByRole('list', { name: 'Admitted twice' });
+    expect(within(list).getByText('Tom Reed')).toBeTruthy();
+    const again = new Date('2026-07-03T18:20:00.000Z').toLocaleString();
+    const first = new Date('2026-07-03T18:05:00.000Z').toLocaleString();
+    expect(within(list).getByText(`Again ${again} by Ben Fox · first ${first}`)).toBeTruthy();
+  });
+
+  it('a refusal shows the server’s message', async () => {
+    routes['/api/tickets/door'] = () =>
+      json(403, { message: 'You are not allowed to scan tickets for this event.' });
+    renderAt('/events/door/9');
+    expect(await screen.findByText('You are not allowed to scan tickets for this event.')).toBeTruthy();
+  });
+
+  it('"Scan Tickets" on a desktop opens "Mobile Device Required"', async () => {
+    renderAt('/events/door/9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Scan Tickets' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mobile Device Required' });
+    expect(within(dialog).getByText(/needs a phone or tablet with a camera/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Mobile Device Required' })).toBeNull());
+  });
+});
+
+describe('door page: manual check-in', () => {
+  async function search(text: string) {
+    renderAt('/events/door/9');
+    await screen.findByRole('heading', { name: 'Door: Summer concert' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: text } });
+    return screen.findByRole('list', { name: 'Matching tickets' });
+  }
+
+  it('searches by name or email from 2 characters', async () => {
+    renderAt('/events/door/9');
+    await screen.findByRole('heading', { name: 'Door: Summer concert' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: 'j' } });
+    expect(await screen.findByText('Type at least 2 characters.')).toBeTruthy();
+    routes['/api/tickets/door'] = (url) =>
+      json(200, url.searchParams.get('q') ? door({ matches: [] }) : door());
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: ' ja ' } });
+    expect(await screen.findByText('No ticket matches.')).toBeTruthy();
+    expect(doorCalls().some((request) => request.path === '/api/tickets/door?eventId=9&q=ja')).toBe(true);
+  });
+
+  it('"Admit" goes through scan-ticket and shows the scan result texts', async () => {
+    routes['/api/tickets/scan-ticket'] = () =>
+      json(200, {
+        data: {
+          success: true,
+          message: 'Admitted.',
+          alreadyScanned: false,
+          ticket: { ...waiting, scanned: true },
+        },
+      });
+    const list = await search('Jane');
+    const row = within(list).getByRole('listitem', { name: 'Jane Smith' });
+    expect(
+      within(within(list).getByRole('listitem', { name: 'Tom Reed' })).queryByRole('button', {
+        name: 'Admit',
+      }),
+    ).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Admit' }));
+    expect(await screen.findByText('Ticket Scanned Successfully!')).toBeTruthy();
+    expect(await screen.findByText('Ticket scanned successfully for Jane Smith')).toBeTruthy();
+    const [body] = posted('/api/tickets/scan-ticket');
+    expect(body).toMatchObject({ ticketId: 'WaitingTicketCode00001', eventId: 9, scannedBy: 7 });
+    expect(String(body?.clientNonce)).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('"Admit" for a ticket someone else just scanned → "Already Scanned"', async () => {
+    routes['/api/tickets/scan-ticket'] = () =>
+      json(200, { data: { success: false, message: 'Already scanned by Ben.', alreadyScanned: true } });
+    const list = await search('Jane');
+    fireEvent.click(
+      within(within(list).getByRole('listitem', { name: 'Jane Smith' })).getByRole('button', {
+        name: 'Admit',
+      }),
+    );
+    expect(await screen.findByText('Already Scanned')).toBeTruthy();
+    expect(screen.getByText(/This ticket has already been scanned\./)).toBeTruthy();
+  });
+
+  it('an admin can undo an admission after confirming', async () => {
+    routes['/api/tickets/undo-scan'] = () =>
+      json(200, {
+        data: {
+          success: true,
+          message: 'The scan was undone: the ticket can be scanned again.',
+          alreadyScanned: false,
+          ticket: { ...admitted, scanned: false, scannedDate: null },
+        },
+      });
+    const list = await search('Tom');
+    fireEvent.click(
+      within(within(list).getByRole('listitem', { name: 'Tom Reed' })).getByRole('button', { name: 'Undo' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Undo the scan of Tom Reed?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('The scan was undone: the ticket can be scanned again.')).toBeTruthy();
+    expect(posted('/api/tickets/undo-scan')).toEqual([{ ticketId: 'AdmittedTicketCode0001' }]);
+  });
+
+  it('a scanner who is not an admin gets no Undo', async () => {
+    signIn({ ...adminUser, id: 21, role: 'teacher', roles: ['teacher'], isAdmin: false, iAmAdmin: false });
+    const list = await search('Tom');
+    expect(within(list).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to the event' })).toBeNull();
+  });
+});
+
+describe('event page: the way to the door', () => {
+  beforeEach(() => {
+    routes['/api/events/get-all-parents'] = () => json(200, { items: [] });
+    routes['/api/events/get-all-students'] = () => json(200, { items: [] });
+  });
+
+  it('a ticketed event links to its door page; a parent-teacher evening does not', async () => {
+    routes['/api/events/view'] = () => json(200, { event: graduation(), eventTypes: [] });
+    renderAt('/events/view/6');
+    // The first visit loads the whole event page (its lazy chunk): allow for a busy machine.
+    const link = await screen.findByRole('link', { name: 'Open the door page' }, { timeout: 15_000 });
+    expect(link.getAttribute('href')).toBe('/events/door/6');
+    cleanup();
+    queryClient.clear();
+    routes['/api/events/view'] = () => json(200, { event: eventDetail(), eventTypes: [] });
+    renderAt('/events/view/5');
+    await screen.findByRole('heading', { name: eventDetail().name });
+    expect(screen.queryByRole('link', { name: 'Open the door page' })).toBeNull();
+  });
+});

@@ -1,0 +1,150 @@
+import {
+  type ScanTicketResponse,
+  TICKET_TEXT,
+  type Ticket,
+  type ValidateTicketResponse,
+} from '@parley/domain/tickets';
+import { ApiError, serverMessage } from '../../lib/api-client';
+import { localDateTime } from './ticket-logic';
+import { TICKETS_UI } from './tickets-text';
+
+// What the scanner and the door's manual check-in show (spec §4 ticket scanner, §5 validation response,
+// §8 "Scan results"), pure so they are tested directly. The components only carry the answers here.
+
+export type ScanPanel = {
+  outcome: 'success' | 'error';
+  title: string;
+  message: string;
+  /** The server's own words when they add something (when and by whom a ticket was scanned). */
+  detail: string | null;
+  ticket: Ticket | null;
+  /** A request that got no usable answer: "Try Again" re-sends it with the same nonce. */
+  retry: { ticketId: string; clientNonce: string } | null;
+};
+
+const panel = (
+  outcome: ScanPanel['outcome'],
+  title: string,
+  message: string,
+  ticket: Ticket | null = null,
+  detail: string | null = null,
+): ScanPanel => ({ outcome, title, message, detail, ticket, retry: null });
+
+/** The server's message when it says more than the spec's fixed text. */
+const extra = (server: string | undefined, fixed: string): string | null =>
+  server && server !== fixed && server !== TICKET_TEXT.valid && server !== TICKET_TEXT.found ? server : null;
+
+export type ValidateStep = { kind: 'scan'; ticket: Ticket } | { kind: 'done'; panel: ScanPanel };
+
+/**
+ * Spec §5: valid false → "Invalid Ticket" with the server message; already scanned → "Already Scanned"
+ * with "This ticket has already been scanned."; scan only a valid, unscanned ticket. A ticket of this
+ * event that is already scanned counts as "Already Scanned" whichever way the server flags it.
+ */
+export function afterValidate(data: ValidateTicketResponse['data'], eventId: number): ValidateStep {
+  const ticket = data.ticket ?? null;
+  const scannedHere = ticket?.scanned === true && ticket.eventId === eventId;
+  if (scannedHere) {
+    return {
+      kind: 'done',
+      panel: panel(
+        'error',
+        TICKET_TEXT.alreadyScannedTitle,
+        TICKET_TEXT.alreadyScanned,
+        ticket,
+        extra(data.message, TICKET_TEXT.alreadyScanned),
+      ),
+    };
+  }
+  if (!data.valid || !ticket) {
+    return { kind: 'done', panel: panel('error', TICKET_TEXT.invalidTicket, data.message, ticket) };
+  }
+  return { kind: 'scan', ticket };
+}
+
+/** Spec §8: "Ticket Scanned Successfully!", "Already Scanned" or "Scan Failed" with the server message. */
+export function afterScan(data: ScanTicketResponse['data'], validated: Ticket | null = null): ScanPanel {
+  const ticket = data.ticket ?? validated;
+  if (data.success) return panel('success', TICKET_TEXT.scanned, data.message, ticket);
+  if (data.alreadyScanned) {
+    return panel(
+      'error',
+      TICKET_TEXT.alreadyScannedTitle,
+      TICKET_TEXT.alreadyScanned,
+      ticket,
+      extra(data.message, TICKET_TEXT.alreadyScanned),
+    );
+  }
+  return panel('error', TICKET_TEXT.scanFailed, data.message, ticket);
+}
+
+/** Spec §8: a request exception → "Error" with the server message or the fixed text. */
+export function scanErrorPanel(
+  error: unknown,
+  attempt: { ticketId: string; clientNonce: string } | null,
+  ticket: Ticket | null = null,
+): ScanPanel {
+  // A 4xx is an answer (forbidden, unknown event): sending it again changes nothing.
+  const answered = error instanceof ApiError && error.status >= 400 && error.status < 500;
+  return {
+    ...panel('error', TICKET_TEXT.error, serverMessage(error, TICKET_TEXT.scanRequestFailed), ticket),
+    retry: answered ? null : attempt,
+  };
+}
+
+/** The snackbar after a successful scan (spec §8). */
+export const scannedSnackbar = (ticket: Ticket | null): string | null =>
+  ticket ? TICKET_TEXT.scannedFor(ticket.userName) : null;
+
+/** The result panel's lines (spec §2): Name, Email, Event and, when scanned, Scanned. */
+export function resultLines(ticket: Ticket): Array<{ label: string; value: string }> {
+  const lines: Array<{ label: string; value: string }> = [
+    { label: TICKETS_UI.name, value: ticket.userName },
+    { label: TICKETS_UI.email, value: ticket.userEmail },
+    { label: TICKETS_UI.event, value: ticket.eventName },
+  ];
+  if (ticket.scanned && ticket.scannedDate) {
+    const who = ticket.scannedByName ? ` (${ticket.scannedByName})` : '';
+    lines.push({ label: TICKETS_UI.scanned, value: `${localDateTime(ticket.scannedDate)}${who}` });
+  }
+  return lines;
+}
+
+// ── the whole check of one code: validate, then scan once ─────────────────────────────────────────────
+
+export type ScanCalls = {
+  validate: (ticketId: string, eventId: number) => Promise<ValidateTicketResponse>;
+  scan: (ticketId: string, eventId: number, clientNonce: string) => Promise<ScanTicketResponse>;
+  newNonce: () => string;
+};
+
+export type CheckResult = { panel: ScanPanel; scanned: Ticket | null };
+
+/** Sends scan-ticket once (a retry passes the first attempt's nonce, so the server answers it again). */
+export async function admit(
+  calls: Pick<ScanCalls, 'scan'>,
+  ticketId: string,
+  eventId: number,
+  clientNonce: string,
+  validated: Ticket | null = null,
+): Promise<CheckResult> {
+  try {
+    const answer = await calls.scan(ticketId, eventId, clientNonce);
+    const result = afterScan(answer.data, validated);
+    return { panel: result, scanned: answer.data.success ? result.ticket : null };
+  } catch (error) {
+    return { panel: scanErrorPanel(error, { ticketId, clientNonce }, validated), scanned: null };
+  }
+}
+
+/** Spec §4/§5: validate the code; scan only a valid, unscanned ticket. */
+export async function checkCode(calls: ScanCalls, ticketId: string, eventId: number): Promise<CheckResult> {
+  let step: ValidateStep;
+  try {
+    step = afterValidate((await calls.validate(ticketId, eventId)).data, eventId);
+  } catch (error) {
+    return { panel: scanErrorPanel(error, null), scanned: null };
+  }
+  if (step.kind === 'done') return { panel: step.panel, scanned: null };
+  return admit(calls, ticketId, eventId, calls.newNonce(), step.ticket);
+}
