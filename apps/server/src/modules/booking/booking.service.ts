@@ -15,6 +15,7 @@ import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
+import { withTransactionRetry } from '../../lib/transaction-retry';
 import * as events from '../events/events.repository';
 import { issueTickets } from '../tickets/tickets.service';
 import { type Booker, bookerFor, bookingRole } from './booker';
@@ -523,32 +524,37 @@ async function runChange(
 ): Promise<BookingResult> {
   let seen: repo.BookingEventRow | undefined;
   try {
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      const slotIds = [...new Set(change.items.map((item) => item.slotId))];
-      const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
-      if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
-        throw notFound(EVENT_TEXT.notFound);
-      const { event, family } = locked;
-      seen = event;
-      if (!change.byAdmin) {
-        const view = bookingEventView(event, [], new Date());
-        if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
-      }
-      checkItems(event, change.items);
-      checkChildren(
-        party,
-        new Set(family.children),
-        change.items.map((item) => item.studentId),
-      );
-      if (
-        party.role === 'parent' &&
-        event.group_int === EVENT_GROUPS.parentTeacher &&
-        change.items.some((item) => item.studentId === null)
-      )
-        throw unprocessable(BOOKING_TEXT.notYourChild, { 'items.0.studentId': [BOOKING_TEXT.notYourChild] });
-      if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
-      return applyChange(ctx, trx, event, party, family, booker.userId, change);
-    });
+    // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
+    const result = await withTransactionRetry(() =>
+      ctx.db.transaction().execute(async (trx) => {
+        const slotIds = [...new Set(change.items.map((item) => item.slotId))];
+        const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
+        if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
+          throw notFound(EVENT_TEXT.notFound);
+        const { event, family } = locked;
+        seen = event;
+        if (!change.byAdmin) {
+          const view = bookingEventView(event, [], new Date());
+          if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
+        }
+        checkItems(event, change.items);
+        checkChildren(
+          party,
+          new Set(family.children),
+          change.items.map((item) => item.studentId),
+        );
+        if (
+          party.role === 'parent' &&
+          event.group_int === EVENT_GROUPS.parentTeacher &&
+          change.items.some((item) => item.studentId === null)
+        )
+          throw unprocessable(BOOKING_TEXT.notYourChild, {
+            'items.0.studentId': [BOOKING_TEXT.notYourChild],
+          });
+        if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
+        return applyChange(ctx, trx, event, party, family, booker.userId, change);
+      }),
+    );
     return { message: result.message, bookings: result.bookings, created: result.created };
   } catch (error) {
     if (isReplay(error) && change.idempotencyKey && !retried) {
