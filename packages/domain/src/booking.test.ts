@@ -10,6 +10,21 @@ const appt = (slotId: number, start: string, end: string, studentId: number | nu
 });
 
 describe('scheduleProblem', () => {
+  it('holds per child whoever booked: the other parent’s bookings count toward the limit and the gap', () => {
+    const rules = { travelMinutes: 5, maxPerChild: 1 };
+    const byOtherParent = [appt(7, '16:00', '16:10', 1)];
+    expect(scheduleProblem([appt(8, '17:00', '17:10', 1)], rules, byOtherParent)).toBe(
+      BOOKING_TEXT.childLimit(1),
+    );
+    expect(scheduleProblem([appt(8, '17:00', '17:10', 2)], rules, byOtherParent)).toBeNull();
+    const gapOnly = { travelMinutes: 5, maxPerChild: null };
+    expect(scheduleProblem([appt(8, '16:10', '16:20', 1)], gapOnly, byOtherParent)).toBe(
+      BOOKING_TEXT.travelGap(5),
+    );
+    // The other parent's appointment with child 1 does not bind this parent's time with child 2.
+    expect(scheduleProblem([appt(8, '16:10', '16:20', 2)], gapOnly, byOtherParent)).toBeNull();
+  });
+
   it('accepts back-to-back appointments without a travel gap', () => {
     const rules = { travelMinutes: 0, maxPerChild: null };
     expect(scheduleProblem([appt(1, '16:00', '16:10'), appt(2, '16:10', '16:20')], rules)).toBeNull();

@@ -450,37 +450,41 @@ export function bookingWindow(
 
 export type Appointment = { slotId: number | null; startsAt: Date; endsAt: Date; studentId: number | null };
 
+/** Whether one person's appointments leave the travel gap between them (one slot is one appointment). */
+function keepsGap(appointments: Appointment[], gap: number): boolean {
+  const all = [...appointments].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  for (let i = 1; i < all.length; i++) {
+    const before = all[i - 1];
+    const after = all[i];
+    if (
+      before &&
+      after &&
+      before.slotId !== after.slotId &&
+      after.startsAt.getTime() < before.endsAt.getTime() + gap
+    )
+      return false;
+  }
+  return true;
+}
+
 /**
- * The rule a family's schedule would break, or null: the travel gap between two appointments (siblings
- * sharing one slot are one appointment), and each child's limit (parent-teacher events only).
+ * The rule a schedule would break, or null: the travel gap between two appointments of one person (the
+ * booking party, and each child — siblings sharing one slot are one appointment), and each child's limit
+ * (parent-teacher events only). `childrenElsewhere` are the children's appointments that someone else
+ * booked (the other parent, the child themself): the rules hold per child, whoever books.
  */
 export function scheduleProblem(
   appointments: Appointment[],
   rules: { travelMinutes: number; maxPerChild: number | null },
+  childrenElsewhere: Appointment[] = [],
 ): string | null {
-  const all = [...appointments].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
   const gap = rules.travelMinutes * 60_000;
-  if (gap > 0) {
-    for (let i = 1; i < all.length; i++) {
-      const before = all[i - 1];
-      const after = all[i];
-      if (
-        before &&
-        after &&
-        before.slotId !== after.slotId &&
-        after.startsAt.getTime() < before.endsAt.getTime() + gap
-      )
-        return BOOKING_TEXT.travelGap(rules.travelMinutes);
-    }
-  }
-  if (rules.maxPerChild) {
-    const perChild = new Map<number, number>();
-    for (const { studentId } of all) {
-      if (studentId === null) continue;
-      const count = (perChild.get(studentId) ?? 0) + 1;
-      if (count > rules.maxPerChild) return BOOKING_TEXT.childLimit(rules.maxPerChild);
-      perChild.set(studentId, count);
-    }
-  }
+  const everything = [...appointments, ...childrenElsewhere];
+  const children = [...new Set(everything.flatMap((a) => (a.studentId === null ? [] : [a.studentId])))];
+  const ofChild = (child: number) => everything.filter((a) => a.studentId === child);
+  if (gap > 0 && (!keepsGap(appointments, gap) || children.some((child) => !keepsGap(ofChild(child), gap))))
+    return BOOKING_TEXT.travelGap(rules.travelMinutes);
+  const limit = rules.maxPerChild;
+  if (limit && children.some((child) => ofChild(child).length > limit)) return BOOKING_TEXT.childLimit(limit);
   return null;
 }

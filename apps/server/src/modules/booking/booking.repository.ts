@@ -409,6 +409,40 @@ export async function releasePlaces(db: Db, schoolId: number, places: Places[]):
     where s.school_id = ${schoolId} and s.id = v.id`.execute(db);
 }
 
+/**
+ * Locks the children a parent books for, in id order, so two parents of one child (or the child booking
+ * themself) take turns: the rules per child are read and kept under this lock.
+ */
+export async function lockChildren(db: Db, schoolId: number, childIds: number[]): Promise<void> {
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', childIds)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** The children's live appointments in the event that another party booked (the other parent, the child). */
+export function childrenBookedElsewhere(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  childIds: number[],
+  parentId: number,
+) {
+  return db
+    .selectFrom('bookings')
+    .select(['slot_id', 'starts_at', 'ends_at', 'student_id'])
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'booked')
+    .where('student_id', 'in', childIds)
+    .where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', parentId)]))
+    .execute();
+}
+
 export type NewBooking = {
   school_id: number;
   event_id: number;

@@ -448,26 +448,32 @@ async function applyChange(
       idempotency_key: change.idempotencyKey,
     };
   });
-  const problem = scheduleProblem(
-    [
-      ...kept.map((b) => ({
-        slotId: b.slot_id,
-        startsAt: b.starts_at,
-        endsAt: b.ends_at,
-        studentId: b.student_id,
-      })),
-      ...rows.map((row) => ({
-        slotId: row.slot_id,
-        startsAt: row.starts_at,
-        endsAt: row.ends_at,
-        studentId: row.student_id,
-      })),
-    ],
-    {
-      travelMinutes: event.travel_minutes,
-      maxPerChild: event.group_int === EVENT_GROUPS.parentTeacher ? event.max_appointments_per_child : null,
-    },
-  );
+  const appointment = (b: {
+    slot_id: number | null;
+    starts_at: Date;
+    ends_at: Date;
+    student_id: number | null;
+  }) => ({
+    slotId: b.slot_id,
+    startsAt: b.starts_at,
+    endsAt: b.ends_at,
+    studentId: b.student_id,
+  });
+  const rules = {
+    travelMinutes: event.travel_minutes,
+    maxPerChild: event.group_int === EVENT_GROUPS.parentTeacher ? event.max_appointments_per_child : null,
+  };
+  // The rules hold per child, whoever books: a parent's children are locked (the other parent waits) and
+  // what others booked for them counts. Only when there is a rule to keep.
+  const children = [...new Set(rows.flatMap((row) => (row.student_id === null ? [] : [row.student_id])))];
+  let elsewhere: Array<ReturnType<typeof appointment>> = [];
+  if (party.role === 'parent' && children.length > 0 && (rules.travelMinutes > 0 || rules.maxPerChild)) {
+    await repo.lockChildren(trx, schoolId, children);
+    elsewhere = (await repo.childrenBookedElsewhere(trx, schoolId, event.id, children, party.userId)).map(
+      appointment,
+    );
+  }
+  const problem = scheduleProblem([...kept.map(appointment), ...rows.map(appointment)], rules, elsewhere);
   if (problem) throw conflict(problem);
   const created = await repo.insertBookings(trx, rows);
   // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
