@@ -1,7 +1,7 @@
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus } from '../directory/directory-helpers';
+import { expectStatus, type Member } from '../directory/directory-helpers';
 import { daysAhead, eventSchool, wallTime } from '../events/events-helpers';
 import { createTestApp, type TestApp } from '../test-app';
 import {
@@ -239,6 +239,25 @@ describe('site/index My Events for parents and students', () => {
     await addRecipients(e, ticketed.eventId, [child(1).id]);
     const sibling = await home(e, child(1).token);
     expect(only(sibling.studentOpenEventsSummary, ticketed.eventId)[0]?.iCanScan).toBe(false);
+  });
+
+  it('lists the events a teacher scans tickets at, marked iCanScan, though they teach no section there', async () => {
+    const teacher = e.teachers[3] as Member;
+    expect(only((await home(e, teacher.token)).teacherOpenEventsSummary, ticketed.eventId)).toEqual([]);
+    expectStatus(
+      await e.http.post(`events/update-can-scan-user-ids?id=${ticketed.eventId}`, e.admin.token, {
+        canScanUserIds: [teacher.id],
+      }),
+      200,
+    );
+    const body = await home(e, teacher.token);
+    expect(only(body.teacherOpenEventsSummary, ticketed.eventId)[0]).toMatchObject({ iCanScan: true });
+    expectStatus(
+      await e.http.post(`events/update-can-scan-user-ids?id=${ticketed.eventId}`, e.admin.token, {
+        canScanUserIds: [],
+      }),
+      200,
+    );
   });
 
   it('shows a disabled event with isEnabled false and the Disabled label', async () => {

@@ -553,10 +553,12 @@ export function openEventsFor(
       : role === 'parent'
         ? sql<number>`(select count(*) from bookings b where b.event_id = e.id and b.parent_id = ${userId} and b.status = 'booked')`
         : sql<number>`(select count(*) from bookings b where b.event_id = e.id and b.student_id = ${userId} and b.status = 'booked')`;
+  // Teachers see the evenings they teach at and the events they scan tickets at (the door needs them).
   const involved =
     role === 'teacher'
-      ? sql<boolean>`exists (select 1 from section_teachers st join sections s2 on s2.id = st.section_id
-          where s2.event_id = e.id and st.teacher_id = ${userId})`
+      ? sql<boolean>`(exists (select 1 from section_teachers st join sections s2 on s2.id = st.section_id
+          where s2.event_id = e.id and st.teacher_id = ${userId})
+          or exists (select 1 from event_scanners es where es.event_id = e.id and es.user_id = ${userId}))`
       : sql<boolean>`(exists (select 1 from event_recipients r where r.event_id = e.id and r.user_id = ${userId})
           or exists (select 1 from event_scanners es where es.event_id = e.id and es.user_id = ${userId})
           or ${mine} > 0)`;
