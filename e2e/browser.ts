@@ -45,12 +45,23 @@ const SECURITY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permis
  */
 export async function openBrowser(
   viewport: { width: number; height: number },
-  options: { timezoneId?: string; isMobile?: boolean; allowCspViolations?: boolean } = {},
+  options: {
+    timezoneId?: string;
+    isMobile?: boolean;
+    allowCspViolations?: boolean;
+    /** More Chromium switches (a fake camera: e2e/fake-camera.ts). */
+    args?: string[];
+    /**
+     * A profile to open again (a phone restarted with another video keeps its storage and session); the
+     * caller removes it. Without one, a fresh profile that closing removes.
+     */
+    profileDir?: string;
+  } = {},
 ): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
+  const profile = options.profileDir ?? mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: FLAGS,
+    args: [...FLAGS, ...(options.args ?? [])],
     viewport,
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
     ...(options.isMobile && { isMobile: true, hasTouch: true }),
@@ -73,7 +84,7 @@ export async function openBrowser(
     violations,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (!options.profileDir) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -18,6 +18,8 @@ const PUBLIC_PAGES = [
   '/accept-student-invite',
   '/book/event/:code',
   '/book/ptevent/:code',
+  // Issue 10: a ticket's QR address, opened by a phone's own camera app.
+  '/t/:code',
   '/dev/mailbox',
 ];
 
@@ -170,6 +172,26 @@ describe('route guard: logged-in user', () => {
       kind: 'render',
       route: { path },
     });
+  });
+
+  it('sends a user who has just logged in back to the page that asked (a safe address only)', () => {
+    const back = (search: string) =>
+      guardRoute({ pathname: '/auth/login', search, loggedIn: true, isAdmin: false });
+    expect(back('?returnTo=%2Ft%2FAbCd')).toEqual({ kind: 'redirect', to: '/t/AbCd' });
+    expect(back('?returnTo=%2Fevent%2Fdetails-parent%3FeventId%3D3')).toEqual({
+      kind: 'redirect',
+      to: '/event/details-parent?eventId=3',
+    });
+    for (const bad of [
+      '?returnTo=https%3A%2F%2Fevil.test',
+      '?returnTo=%2F%2Fevil.test',
+      '?returnTo=%2Fauth%2Flogin',
+      '',
+    ])
+      expect(back(bad)).toEqual({ kind: 'redirect', to: '/home' });
+    expect(
+      guardRoute({ pathname: '/auth/register', search: '?returnTo=%2Ft%2FAbCd', loggedIn: true }),
+    ).toEqual({ kind: 'redirect', to: '/home' });
   });
 
   it('renders the verify pages, which clear the stored session themselves', () => {

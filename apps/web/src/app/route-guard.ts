@@ -1,6 +1,6 @@
 import { routeTo } from '@parley/domain/routes';
 import { matchPath } from 'react-router';
-import { loginFor } from '../lib/navigation';
+import { loginFor, safeReturnTo } from '../lib/navigation';
 import { ALIASES, ROUTES, type RouteEntry } from './route-table';
 
 // Spec §4 route guard as a pure function of the address and the session:
@@ -8,7 +8,8 @@ import { ALIASES, ROUTES, type RouteEntry } from './route-table';
 // - an unauthenticated visitor is sent to login for every page except the public and guest ones
 //   (auth pages, invite acceptance, set-password, verify pages, public booking pages, dev mailbox);
 // - a logged-in user opening login, register, request-reset, reset-password or resend-invitation is
-//   sent home; verify-email and verify-school always render (they clear the stored session);
+//   sent home (login with a safe ?returnTo= sends them there); verify-email and verify-school always
+//   render (they clear the stored session);
 // - an admin-only route sends other logged-in users home.
 
 export type GuardInput = {
@@ -51,7 +52,11 @@ export function guardRoute({ pathname, search = '', hash = '', loggedIn, isAdmin
   const access = route?.access ?? 'private'; // unknown addresses: login first, then "not found"
 
   if (access === 'private' && !loggedIn) return { kind: 'redirect', to: loginFor(`${pathname}${search}`) };
-  if (access === 'guest' && loggedIn) return { kind: 'redirect', to: routeTo('home') };
+  if (access === 'guest' && loggedIn) {
+    // Login done: back to the page that asked for it (the login page's own navigation races this one).
+    const back = route?.name === 'login' ? safeReturnTo(new URLSearchParams(search).get('returnTo')) : null;
+    return { kind: 'redirect', to: back ?? routeTo('home') };
+  }
   if (route?.adminOnly && loggedIn && isAdmin === false) return { kind: 'redirect', to: routeTo('home') };
   return { kind: 'render', route };
 }

@@ -1,4 +1,5 @@
 import { NAMED_ROUTES, type RouteName } from '@parley/domain/routes';
+import { ticketPath } from '@parley/domain/tickets';
 
 // Every route of spec §2 as data: where it is, which layout frames it, who may open it and what it
 // shows. The guard (route-guard.ts) and the router (router.tsx) both read this table.
@@ -52,6 +53,7 @@ export type ScreenId =
   | 'settings'
   | 'dev-mailbox'
   | 'booking'
+  | 'ticket-link'
   | 'placeholder';
 
 export type RouteEntry = {
@@ -162,6 +164,16 @@ export const ROUTES: readonly RouteEntry[] = [
     access: 'public',
     screen: 'booking',
   }),
+
+  // Issue 10: the address a ticket's QR carries ({APP_URL}/t/{code}), opened by a phone's own camera app.
+  // Public: anyone is told it is a ticket to show at the door; a signed-in scanner checks and admits it.
+  {
+    path: ticketPath(':code'),
+    layout: 'booking',
+    access: 'public',
+    screen: 'ticket-link',
+    title: 'Ticket',
+  },
 
   // Development
   {

@@ -95,6 +95,11 @@ const TeacherSchedulePage = lazy(() =>
 const DoorPage = lazy(() =>
   import('../features/tickets/components/door-page').then((module) => ({ default: module.DoorPage })),
 );
+const TicketLinkPage = lazy(() =>
+  import('../features/tickets/components/ticket-link-page').then((module) => ({
+    default: module.TicketLinkPage,
+  })),
+);
 const SchoolPage = lazy(() =>
   import('../features/school/components/school-page').then((module) => ({ default: module.SchoolPage })),
 );
@@ -139,6 +144,7 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   settings: () => <SettingsPage />,
   'dev-mailbox': () => <DevMailboxPage />,
   booking: () => <BookingPage />,
+  'ticket-link': () => <TicketLinkPage />,
   placeholder: (route) => <PlaceholderPage title={route.title} />,
 };
 

@@ -2,7 +2,10 @@ import type { BookingPage } from '@parley/domain/booking';
 import type {
   DoorState,
   EventTicketResponse,
+  OfflineList,
   ScanTicketResponse,
+  SyncScansRequest,
+  SyncScansResponse,
   ValidateTicketResponse,
 } from '@parley/domain/tickets';
 import { queryOptions } from '@tanstack/react-query';
@@ -38,8 +41,30 @@ export const eventTicketQuery = (eventId: number, userId: number) =>
     gcTime: 0,
   });
 
-export const validateTicket = (ticketId: string, eventId: number) =>
-  api.get<ValidateTicketResponse>('tickets/validate-ticket', { query: { ticketId, eventId } });
+/**
+ * At the door a request that hangs is as good as none: after this long the door works offline (the scan's
+ * nonce makes a late arrival harmless). A sync of up to 500 scans may take longer.
+ */
+export const DOOR_REQUEST_TIMEOUT_MS = 8000;
+export const SYNC_TIMEOUT_MS = 60_000;
+
+/** An abort signal after `ms` (undefined where the browser has no AbortSignal.timeout). */
+export const timeoutSignal = (ms: number): AbortSignal | undefined =>
+  typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function'
+    ? AbortSignal.timeout(ms)
+    : undefined;
+
+const doorOptions = () => {
+  const signal = timeoutSignal(DOOR_REQUEST_TIMEOUT_MS);
+  return signal ? { signal } : {};
+};
+
+/** GET tickets/validate-ticket; without an event it is validated for the ticket's own (the /t/ page). */
+export const validateTicket = (ticketId: string, eventId?: number) =>
+  api.get<ValidateTicketResponse>('tickets/validate-ticket', {
+    query: { ticketId, eventId },
+    ...doorOptions(),
+  });
 
 /** 128 random bits, hex: crypto.getRandomValues also works where randomUUID does not (plain http). */
 export function randomNonce(): string {
@@ -59,13 +84,27 @@ export function scannerDeviceId(): string {
 }
 
 export const scanTicket = (ticketId: string, eventId: number, clientNonce: string, scannedBy?: number) =>
-  api.post<ScanTicketResponse>('tickets/scan-ticket', {
-    ticketId,
-    eventId,
-    clientNonce,
-    deviceId: scannerDeviceId(),
-    ...(scannedBy ? { scannedBy } : {}),
-  });
+  api.post<ScanTicketResponse>(
+    'tickets/scan-ticket',
+    {
+      ticketId,
+      eventId,
+      clientNonce,
+      deviceId: scannerDeviceId(),
+      ...(scannedBy ? { scannedBy } : {}),
+    },
+    doorOptions(),
+  );
+
+/** GET tickets/offline-list: the hashed list an offline door decides with (decision 013). */
+export const offlineList = (eventId: number) =>
+  api.get<OfflineList>('tickets/offline-list', { query: { eventId }, ...doorOptions() });
+
+/** POST tickets/sync-scans: a batch of the scans an offline door admitted. */
+export const syncScans = (body: SyncScansRequest) => {
+  const signal = timeoutSignal(SYNC_TIMEOUT_MS);
+  return api.post<SyncScansResponse>('tickets/sync-scans', body, signal ? { signal } : {});
+};
 
 /** Admins only; answers like scan-ticket. */
 export const undoScan = (ticketId: string) => api.post<ScanTicketResponse>('tickets/undo-scan', { ticketId });

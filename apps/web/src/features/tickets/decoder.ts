@@ -1,5 +1,9 @@
+import jsQR from 'jsqr';
+
 // Reading a QR from the live video (spec §2 scanner; architecture: BarcodeDetector where the browser has
-// it, else jsQR, bundled and loaded only when needed — no CDN).
+// it, else jsQR, bundled — no CDN). jsQR is part of the scanner's own chunk rather than a chunk of its
+// own: a door that has opened the scanner once must not need the network again to read a code
+// (decision 013), and the scanner chunk never loads for a parent who books.
 
 /** The part of the Barcode Detection API used here (not yet in TypeScript's DOM types). */
 type DetectedBarcode = { rawValue: string };
@@ -35,8 +39,7 @@ async function nativeDetector(): Promise<FrameDecoder | null> {
   }
 }
 
-async function jsqrDecoder(): Promise<FrameDecoder> {
-  const { default: jsQR } = await import('jsqr');
+function jsqrDecoder(): FrameDecoder {
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d', { willReadFrequently: true });
   return async (video) => {

@@ -15,6 +15,7 @@ import {
 } from '../../test-support/screen-fixtures';
 import { eventDetail, graduation } from '../events/event-fixtures';
 import { ticket } from './test-fixtures';
+import { resetOfflineDoors } from './use-offline-door';
 
 // The door page /events/door/{id} (issue 10) and its way in from the event page, through the real router,
 // guard, providers and API client; only fetch is faked.
@@ -86,6 +87,8 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  Reflect.deleteProperty(navigator, 'onLine');
+  resetOfflineDoors();
   localStorage.clear();
   reloadSession();
 });
@@ -107,6 +110,68 @@ describe('door page: the count', () => {
     expect(screen.getByRole('link', { name: 'Back to the event' }).getAttribute('href')).toBe(
       '/events/view/9',
     );
+  });
+
+  it('shows this phone’s offline scans: offline and how many wait, then what their sync came to', async () => {
+    let online = true;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    const scan = (code: string, nonce: string, userName: string) => ({
+      ticketId: code,
+      clientNonce: nonce,
+      scannedAt: '2026-07-03T18:20:00.000Z',
+      hash: `hash-${code}`,
+      userName,
+    });
+    const release: { sync?: () => void } = {};
+    routes['/api/tickets/sync-scans'] = (_url, init) =>
+      new Promise((resolve) => {
+        const body = JSON.parse(String(init.body)) as {
+          scans: Array<{ ticketId: string; clientNonce: string }>;
+        };
+        release.sync = () =>
+          resolve(
+            json(200, {
+              data: {
+                results: body.scans.map((item, index) => ({
+                  ...item,
+                  outcome: index === 0 ? 'admitted' : 'duplicate',
+                  message:
+                    index === 0 ? 'Ticket Scanned Successfully!' : 'Already scanned 18:05 by Ada Lovelace.',
+                })),
+              },
+            }),
+          );
+      });
+    online = false;
+    localStorage.setItem(
+      'parley.door.7.9',
+      JSON.stringify({
+        list: null,
+        queue: [scan('CodeA', 'nonce-000a', 'Jane Smith'), scan('CodeB', 'nonce-000b', 'Tom Reed')],
+      }),
+    );
+    renderAt('/events/door/9');
+    expect(await screen.findByText('Offline — 2 scans waiting')).toBeTruthy();
+    online = true;
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText('Sending 2 offline scans…')).toBeTruthy();
+    await waitFor(() => expect(release.sync).toBeDefined());
+    release.sync?.();
+    expect(await screen.findByText('2 offline scans sent: 1 admitted.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Tom Reed: another door admitted this ticket first. Already scanned 18:05 by Ada Lovelace.',
+      ),
+    ).toBeTruthy();
+    expect(posted('/api/tickets/sync-scans')[0]).toMatchObject({
+      eventId: 9,
+      scans: [
+        { ticketId: 'CodeA', clientNonce: 'nonce-000a', scannedAt: '2026-07-03T18:20:00.000Z' },
+        { ticketId: 'CodeB', clientNonce: 'nonce-000b', scannedAt: '2026-07-03T18:20:00.000Z' },
+      ],
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText(/offline scans sent/)).toBeNull());
   });
 
   it('polls every 3 s', async () => {

@@ -85,6 +85,10 @@ describe('scan results (spec §8)', () => {
       message: 'Welcome!',
     });
     expect(scannedSnackbar(panel.ticket)).toBe('Ticket scanned successfully for Jane Smith');
+    // The server's own success text is the title: not said twice.
+    expect(
+      afterScan({ success: true, message: 'Ticket Scanned Successfully!', alreadyScanned: false }).message,
+    ).toBe('');
     expect(scannedSnackbar(null)).toBeNull();
   });
 

@@ -20,6 +20,8 @@ export type ScanPanel = {
   ticket: Ticket | null;
   /** A request that got no usable answer: "Try Again" re-sends it with the same nonce. */
   retry: { ticketId: string; clientNonce: string } | null;
+  /** Lines to show without a ticket from the server (an offline door knows only the name on the list). */
+  lines?: Array<{ label: string; value: string }>;
 };
 
 const panel = (
@@ -65,7 +67,14 @@ export function afterValidate(data: ValidateTicketResponse['data'], eventId: num
 /** Spec §8: "Ticket Scanned Successfully!", "Already Scanned" or "Scan Failed" with the server message. */
 export function afterScan(data: ScanTicketResponse['data'], validated: Ticket | null = null): ScanPanel {
   const ticket = data.ticket ?? validated;
-  if (data.success) return panel('success', TICKET_TEXT.scanned, data.message, ticket);
+  // The server's success message is the title itself: said once.
+  if (data.success)
+    return panel(
+      'success',
+      TICKET_TEXT.scanned,
+      data.message === TICKET_TEXT.scanned ? '' : data.message,
+      ticket,
+    );
   if (data.alreadyScanned) {
     return panel(
       'error',

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import type { Ticket } from '@parley/domain/tickets';
+import { OFFLINE_LIST_TTL_MS, type OfflineList, type Ticket } from '@parley/domain/tickets';
 import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
@@ -15,6 +16,7 @@ import {
 } from '../../test-support/screen-fixtures';
 import { ScannerDialog } from './components/scanner-dialog';
 import { ticket } from './test-fixtures';
+import { resetOfflineDoors } from './use-offline-door';
 
 // "Scan Ticket" (spec §2, §4, §5, §8) in jsdom: getUserMedia and BarcodeDetector are stubbed, the API
 // client is real and only fetch is faked. The real camera is exercised in Chromium.
@@ -29,6 +31,37 @@ let decoded: string | null;
 let detect: Mock<() => Promise<Array<{ rawValue: string }>>>;
 let stop: Mock<() => void>;
 let getUserMedia: Mock<(constraints: MediaStreamConstraints) => Promise<MediaStream>>;
+let online: boolean;
+
+const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
+const offlineList = (): OfflineList => ({
+  eventId: 9,
+  eventName: 'Summer concert',
+  issuedAt: new Date().toISOString(),
+  validUntil: new Date(Date.now() + OFFLINE_LIST_TTL_MS).toISOString(),
+  tickets: [
+    { hash: hashOf(CODE), userName: 'Jane Smith', guestIndex: 0, scanned: false },
+    {
+      hash: hashOf('GuestCodeOfJaneSmith01'),
+      userName: 'Guest 1 of Jane Smith',
+      guestIndex: 1,
+      scanned: false,
+    },
+  ],
+});
+const goOnline = (value: boolean) => {
+  online = value;
+  window.dispatchEvent(new Event(value ? 'online' : 'offline'));
+};
+const synced = () =>
+  calls('/api/tickets/sync-scans').map(
+    (request) =>
+      JSON.parse(String(request.init.body)) as {
+        eventId: number;
+        deviceId: string;
+        scans: Array<{ ticketId: string; clientNonce: string; scannedAt: string }>;
+      },
+  );
 
 const named = (name: string) => Object.assign(new Error(name), { name });
 const calls = (path: string) => requests.filter((request) => request.path.startsWith(path));
@@ -61,7 +94,24 @@ beforeEach(() => {
   reloadSession();
   requests = [];
   decoded = `http://localhost:3000/t/${CODE}`;
+  online = true;
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
   routes = {
+    '/api/tickets/offline-list': () => json(200, offlineList()),
+    '/api/tickets/sync-scans': (_url, init) => {
+      const body = JSON.parse(String(init.body)) as {
+        scans: Array<{ ticketId: string; clientNonce: string }>;
+      };
+      return json(200, {
+        data: {
+          results: body.scans.map((scan) => ({
+            ...scan,
+            outcome: 'admitted',
+            message: 'Ticket Scanned Successfully!',
+          })),
+        },
+      });
+    },
     '/api/tickets/validate-ticket': () =>
       json(200, { data: { valid: true, message: 'Valid ticket.', ticket: ticket() } }),
     '/api/tickets/scan-ticket': () =>
@@ -93,7 +143,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   Reflect.deleteProperty(navigator, 'mediaDevices');
+  Reflect.deleteProperty(navigator, 'onLine');
   Reflect.deleteProperty(HTMLMediaElement.prototype, 'readyState');
+  resetOfflineDoors();
   localStorage.clear();
   reloadSession();
 });
@@ -113,7 +165,14 @@ describe('Scan Ticket: the camera (spec §2, §8, §9)', () => {
       },
     });
     await waitFor(() => expect(detect).toHaveBeenCalled());
-    expect(calls('/api/tickets/')).toHaveLength(0); // nothing decoded, nothing asked
+    // Nothing decoded, nothing validated; the event's list is taken for offline use (decision 013).
+    expect(calls('/api/tickets/validate-ticket')).toHaveLength(0);
+    expect(calls('/api/tickets/offline-list').map((request) => request.path)).toEqual([
+      '/api/tickets/offline-list?eventId=9',
+    ]);
+    expect(
+      await within(dialog()).findByText(/^Ready offline: 2 tickets on this phone \(list taken .+\)$/),
+    ).toBeTruthy();
   });
 
   it('a camera error shows its text and "Try Again", which asks again', async () => {
@@ -247,9 +306,8 @@ describe('Scan Ticket: a code (spec §4, §5, §8)', () => {
     expect(within(dialog()).getByText('Already scanned by Ben.')).toBeTruthy();
   });
 
-  it('no answer → "Error" and "Failed to scan ticket. Please try again."; "Try Again" resends the same nonce', async () => {
-    routes['/api/tickets/scan-ticket'] = () => Promise.reject(new TypeError('Failed to fetch'));
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+  it('a 5xx answer → "Error" with "Failed to scan ticket. Please try again."; "Try Again" resends the same nonce', async () => {
+    routes['/api/tickets/scan-ticket'] = () => json(500, {});
     render(<Harness />);
     expect(await within(dialog()).findByText('Error')).toBeTruthy();
     expect(within(dialog()).getByText('Failed to scan ticket. Please try again.')).toBeTruthy();
@@ -267,6 +325,29 @@ describe('Scan Ticket: a code (spec §4, §5, §8)', () => {
     expect(calls('/api/tickets/validate-ticket')).toHaveLength(1);
   });
 
+  it('no answer to the scan → admitted offline with that nonce, and sent once the network is back', async () => {
+    routes['/api/tickets/scan-ticket'] = () => Promise.reject(new TypeError('Failed to fetch'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(<Harness />);
+    expect(await within(dialog()).findByText('Ticket Scanned Successfully!')).toBeTruthy();
+    expect(
+      within(dialog()).getByText('Admitted offline: the scan is sent when the network returns.'),
+    ).toBeTruthy();
+    expect(await screen.findByText('Ticket scanned successfully for Jane Smith')).toBeTruthy();
+    expect(within(dialog()).getByText('Offline — 1 scan waiting')).toBeTruthy();
+    const nonce = (
+      JSON.parse(String(calls('/api/tickets/scan-ticket')[0]?.init.body)) as { clientNonce: string }
+    ).clientNonce;
+
+    goOnline(true); // the browser says the network is back
+    await waitFor(() => expect(synced()).toHaveLength(1));
+    expect(synced()[0]?.scans).toEqual([
+      { ticketId: CODE, clientNonce: nonce, scannedAt: expect.any(String) },
+    ]);
+    expect(await within(dialog()).findByText('1 offline scan sent: 1 admitted.')).toBeTruthy();
+    expect(within(dialog()).queryByText(/^Offline/)).toBeNull();
+  });
+
   it('a server error with a message → "Error" with that message', async () => {
     routes['/api/tickets/scan-ticket'] = () =>
       json(403, { message: 'You are not allowed to scan tickets for this event.' });
@@ -274,5 +355,104 @@ describe('Scan Ticket: a code (spec §4, §5, §8)', () => {
     expect(await within(dialog()).findByText('Error')).toBeTruthy();
     expect(within(dialog()).getByText('You are not allowed to scan tickets for this event.')).toBeTruthy();
     expect(within(dialog()).queryByRole('button', { name: 'Try Again' })).toBeNull();
+  });
+});
+
+describe('Scan Ticket without a network (decision 013)', () => {
+  it('admits from the kept list, says it is offline and how many wait, and sends them when the network returns', async () => {
+    decoded = null;
+    render(<Harness />);
+    expect(await within(dialog()).findByText(/^Ready offline: 2 tickets/)).toBeTruthy();
+    goOnline(false);
+    expect(await within(dialog()).findByText('Offline')).toBeTruthy();
+
+    decoded = `http://localhost:3000/t/${CODE}`;
+    expect(await within(dialog()).findByText('Ticket Scanned Successfully!')).toBeTruthy();
+    expect(within(dialog()).getByText('Jane Smith')).toBeTruthy();
+    expect(within(dialog()).getByText('Summer concert')).toBeTruthy();
+    expect(await screen.findByText('Ticket scanned successfully for Jane Smith')).toBeTruthy();
+    expect(within(dialog()).getByText('Offline — 1 scan waiting')).toBeTruthy();
+
+    // The same ticket again: "Already Scanned" by this door; a forged code: "Invalid Ticket".
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Scan Another' }));
+    expect(await within(dialog()).findByText('Already Scanned')).toBeTruthy();
+    expect(
+      within(dialog()).getByText(/^Admitted by this door at .+ \(offline, not sent yet\)\.$/),
+    ).toBeTruthy();
+    decoded = 'http://localhost:3000/t/ForgedCodeXXXXXXXXXXXX';
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Scan Another' }));
+    expect(await within(dialog()).findByText('Invalid Ticket')).toBeTruthy();
+    decoded = 'http://localhost:3000/t/GuestCodeOfJaneSmith01';
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Scan Another' }));
+    expect(await within(dialog()).findByText('Ticket Scanned Successfully!')).toBeTruthy();
+    expect(within(dialog()).getByText('Offline — 2 scans waiting')).toBeTruthy();
+    expect(calls('/api/tickets/validate-ticket')).toHaveLength(0);
+    expect(calls('/api/tickets/scan-ticket')).toHaveLength(0);
+    // Kept on the phone: a reload loses nothing.
+    const kept = JSON.parse(localStorage.getItem('parley.door.7.9') ?? '{}') as { queue: unknown[] };
+    expect(kept.queue).toHaveLength(2);
+
+    decoded = null;
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Scan Another' }));
+    goOnline(true);
+    expect(await within(dialog()).findByText('2 offline scans sent: 2 admitted.')).toBeTruthy();
+    expect(synced()).toHaveLength(1);
+    expect(synced()[0]).toMatchObject({ eventId: 9, deviceId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(synced()[0]?.scans.map((scan) => scan.ticketId)).toEqual([CODE, 'GuestCodeOfJaneSmith01']);
+    expect(
+      (JSON.parse(localStorage.getItem('parley.door.7.9') ?? '{}') as { queue: unknown[] }).queue,
+    ).toEqual([]);
+  });
+
+  it('validation without an answer goes offline at once; a duplicate is reported after the sync', async () => {
+    routes['/api/tickets/validate-ticket'] = () => Promise.reject(new TypeError('Failed to fetch'));
+    routes['/api/tickets/sync-scans'] = (_url, init) => {
+      const body = JSON.parse(String(init.body)) as {
+        scans: Array<{ ticketId: string; clientNonce: string }>;
+      };
+      return json(200, {
+        data: {
+          results: body.scans.map((scan) => ({
+            ...scan,
+            outcome: 'duplicate',
+            message: 'Already scanned 03/07/2026, 18:00 by Ann Lee.',
+          })),
+        },
+      });
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(<Harness />);
+    expect(await within(dialog()).findByText('Ticket Scanned Successfully!')).toBeTruthy();
+    expect(within(dialog()).getByText('Offline — 1 scan waiting')).toBeTruthy();
+    expect(calls('/api/tickets/scan-ticket')).toHaveLength(0);
+    decoded = null;
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Scan Another' }));
+    goOnline(true);
+    expect(
+      await within(dialog()).findByText(
+        'Jane Smith: another door admitted this ticket first. Already scanned 03/07/2026, 18:00 by Ann Lee.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog()).getByText('1 offline scan sent: 0 admitted.')).toBeTruthy();
+  });
+
+  it('a list older than 12 hours no longer admits, and says so', async () => {
+    localStorage.setItem(
+      'parley.door.7.9',
+      JSON.stringify({
+        list: {
+          ...offlineList(),
+          takenAt: new Date(Date.now() - OFFLINE_LIST_TTL_MS - 60_000).toISOString(),
+        },
+        queue: [],
+      }),
+    );
+    online = false;
+    render(<Harness />);
+    expect(await within(dialog()).findByText('Cannot check offline')).toBeTruthy();
+    expect(
+      within(dialog()).getAllByText(/more than 12 hours ago: it no longer admits anyone offline/).length,
+    ).toBeGreaterThan(0);
+    expect(calls('/api/tickets/')).toHaveLength(0);
   });
 });

@@ -33,6 +33,8 @@ import { DOOR_SEARCH_MIN, doorSearchTerm } from '../door-logic';
 import { admit, type ScanPanel, scannedSnackbar } from '../scan-logic';
 import { localDateTime } from '../ticket-logic';
 import { TICKETS_UI } from '../tickets-text';
+import { useOfflineDoor } from '../use-offline-door';
+import { OfflineStatus } from './offline-status';
 import { ScanTicketsButton } from './scan-tickets-button';
 
 /** A search waits this long after the last key before asking the server. */
@@ -205,6 +207,8 @@ export function DoorPage() {
   const searchId = useId();
 
   const door = useQuery({ ...doorQuery(eventId), enabled: valid });
+  // This phone's offline scans (decision 013): whether any wait to be sent, and what the last sync said.
+  const offline = useOfflineDoor(valid ? eventId : 0, false);
   const [input, setInput] = useState('');
   const [term, setTerm] = useState<string | null>(null);
   const search = useQuery({ ...doorSearchQuery(eventId, term ?? ''), enabled: valid && term !== null });
@@ -355,6 +359,13 @@ export function DoorPage() {
         ) : null}
         <PageHeading>{TICKETS_UI.doorTitle(state.eventName)}</PageHeading>
       </Box>
+      {offline.door && offline.state ? (
+        <OfflineStatus
+          state={offline.state}
+          scanning={false}
+          onDismiss={() => offline.door?.dismissReport()}
+        />
+      ) : null}
       <Box
         sx={{
           display: 'grid',

@@ -21,6 +21,7 @@ type Props = {
 export function ScanResultPanel({ panel, onNext, onRetry, busy = false }: Props) {
   const titleId = useId();
   const ok = panel.outcome === 'success';
+  const lines = panel.ticket ? resultLines(panel.ticket) : (panel.lines ?? []);
   return (
     <Stack
       role="status"
@@ -42,7 +43,7 @@ export function ScanResultPanel({ panel, onNext, onRetry, busy = false }: Props)
           {panel.detail}
         </Typography>
       ) : null}
-      {panel.ticket ? (
+      {lines.length > 0 ? (
         <Box
           component="dl"
           sx={{
@@ -56,7 +57,7 @@ export function ScanResultPanel({ panel, onNext, onRetry, busy = false }: Props)
             maxWidth: 380,
           }}
         >
-          {resultLines(panel.ticket).map((line) => (
+          {lines.map((line) => (
             <Box key={line.label} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="body2" color="text.secondary">
                 {line.label}

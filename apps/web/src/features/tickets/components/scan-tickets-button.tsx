@@ -2,16 +2,16 @@ import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import Button, { type ButtonProps } from '@mui/material/Button';
 import { MY_EVENTS_TEXT } from '@parley/domain/booking';
 import type { Ticket } from '@parley/domain/tickets';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { LoadingOverlay } from '../../../components/loading-overlay';
 import { canScanOnDevice, deviceTraits } from '../device-check';
 import { MobileRequiredDialog } from './mobile-required-dialog';
 
-// The scanner is its own chunk: the camera and decoder code load when someone opens it, never for a
-// parent who books.
-const ScannerDialog = lazy(() =>
-  import('./scanner-dialog').then((module) => ({ default: module.ScannerDialog })),
-);
+// The scanner is its own chunk: the camera and decoder code load for the people who may scan (this
+// button shows only to them), never for a parent who books. On a device that can scan it loads with the
+// button, so a door whose network drops before "Scan Tickets" is tapped still has its scanner.
+const loadScanner = () => import('./scanner-dialog');
+const ScannerDialog = lazy(() => loadScanner().then((module) => ({ default: module.ScannerDialog })));
 
 type Props = {
   eventId: number;
@@ -25,6 +25,10 @@ export function ScanTicketsButton({ eventId, onScanned, size = 'small', variant 
   const [open, setOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
   const [mobileRequired, setMobileRequired] = useState(false);
+
+  useEffect(() => {
+    if (canScanOnDevice(deviceTraits())) void loadScanner().catch(() => undefined); // loaded again on tap
+  }, []);
 
   const start = () => {
     if (!canScanOnDevice(deviceTraits())) {

@@ -19,8 +19,12 @@ import { useSession } from '../../../lib/session';
 import { scanCalls } from '../api';
 import { CameraError, openCamera, stopCamera } from '../camera';
 import { createFrameDecoder, type FrameDecoder } from '../decoder';
-import { admit, checkCode, type ScanPanel, scannedSnackbar } from '../scan-logic';
+import { checkAtDoor, scanAtDoor } from '../door-scan';
+import type { DoorCheck } from '../offline-door';
+import { admit, checkCode, type ScanPanel } from '../scan-logic';
 import { TICKETS_UI } from '../tickets-text';
+import { useOfflineDoor } from '../use-offline-door';
+import { OfflineStatus } from './offline-status';
 import { ScanResultPanel } from './scan-result-panel';
 
 export type ScannerDialogProps = {
@@ -49,6 +53,11 @@ type ScannerProps = {
   onRestart: () => void;
 };
 
+const withName = (result: { panel: ScanPanel; scanned: Ticket | null }): DoorCheck => ({
+  ...result,
+  admittedName: result.scanned?.userName ?? null,
+});
+
 /**
  * The camera, the frame loop and the result. Mounted while the dialog is open: unmounting stops the
  * tracks and the loop (spec §4 "Closing stops the camera and loop").
@@ -57,6 +66,8 @@ function CameraScanner({ eventId, onScanned, onRestart }: ScannerProps) {
   const showSnackbar = useSnackbar();
   const { user } = useSession();
   const calls = useMemo(() => scanCalls(user?.id), [user?.id]);
+  // Decision 013: the event's list is kept on the phone, and without a network the door goes on with it.
+  const { door, state: doorState } = useOfflineDoor(eventId, true);
   const [camera, setCamera] = useState<Camera>(STARTING);
   const [panel, setPanel] = useState<ScanPanel | null>(null);
   const [validating, setValidating] = useState(false);
@@ -68,8 +79,16 @@ function CameraScanner({ eventId, onScanned, onRestart }: ScannerProps) {
   /** Spec §5: no code is processed while another is; set from the code's arrival to "Scan Another". */
   const processing = useRef(false);
   const reading = useRef(false);
-  const latest = useRef({ calls, eventId, onScanned, showSnackbar });
-  latest.current = { calls, eventId, onScanned, showSnackbar };
+  const latest = useRef({ calls, door, eventId, onScanned, showSnackbar });
+  latest.current = { calls, door, eventId, onScanned, showSnackbar };
+
+  /** The result, the spec's snackbar for an admission, and "ticket-scanned" for one the server admitted. */
+  const show = useCallback((result: DoorCheck) => {
+    const { showSnackbar: snack, onScanned: scanned } = latest.current;
+    setPanel(result.panel);
+    if (result.admittedName) snack(TICKET_TEXT.scannedFor(result.admittedName), 'success');
+    if (result.scanned) scanned?.(result.scanned);
+  }, []);
 
   const stopLoop = useCallback(() => {
     if (loop.current !== null) clearInterval(loop.current);
@@ -81,17 +100,14 @@ function CameraScanner({ eventId, onScanned, onRestart }: ScannerProps) {
       processing.current = true;
       stopLoop(); // spec §4: the loop pauses while a code is validated
       setValidating(true);
-      const { calls: api, eventId: event, onScanned: scanned, showSnackbar: snack } = latest.current;
-      const result = await checkCode(api, code, event);
+      const { calls: api, door: offline, eventId: event } = latest.current;
+      const result: DoorCheck = offline
+        ? await checkAtDoor(api, offline, code, event)
+        : withName(await checkCode(api, code, event));
       setValidating(false);
-      setPanel(result.panel);
-      if (result.scanned) {
-        const text = scannedSnackbar(result.scanned);
-        if (text) snack(text, 'success');
-        scanned?.(result.scanned);
-      }
+      show(result);
     },
-    [stopLoop],
+    [stopLoop, show],
   );
 
   const startLoop = useCallback(() => {
@@ -168,19 +184,21 @@ function CameraScanner({ eventId, onScanned, onRestart }: ScannerProps) {
     const failed = panel?.retry;
     if (!failed) return;
     setValidating(true);
-    const { calls: api, eventId: event } = latest.current;
-    const result = await admit(api, failed.ticketId, event, failed.clientNonce, panel.ticket);
+    const { calls: api, door: offline, eventId: event } = latest.current;
+    const result = offline
+      ? await scanAtDoor(api, offline, failed.ticketId, event, failed.clientNonce, panel.ticket)
+      : withName(await admit(api, failed.ticketId, event, failed.clientNonce, panel.ticket));
     setValidating(false);
-    setPanel(result.panel);
-    if (result.scanned) {
-      const text = scannedSnackbar(result.scanned);
-      if (text) showSnackbar(text, 'success');
-      onScanned?.(result.scanned);
-    }
+    show(result);
   };
 
   return (
     <>
+      {door && doorState ? (
+        <Box sx={{ mb: 1.5, '&:has(> [role="status"]:empty)': { display: 'none' } }}>
+          <OfflineStatus state={doorState} scanning onDismiss={() => door.dismissReport()} />
+        </Box>
+      ) : null}
       {camera.status === 'failed' ? (
         <Stack spacing={2} sx={{ alignItems: 'center', py: 2 }}>
           <Alert severity="error" sx={{ width: '100%' }}>
