@@ -269,6 +269,18 @@ describe('validating and scanning at the door', () => {
     expect(ticket.scanned_device).toBe('door-1');
   });
 
+  it('a retry that arrives after an undo answers as before and admits nothing again', async () => {
+    const code = codes[2] ?? '';
+    const nonce = 'undo-then-retry-01';
+    const first = await scan(e.admin.token, code, { clientNonce: nonce });
+    expect(first.data.success).toBe(true);
+    await post('tickets/undo-scan', e.admin.token, { ticketId: code });
+    expect(await scan(e.admin.token, code, { clientNonce: nonce })).toEqual(first);
+    expect((await validate(e.admin.token, code)).data.ticket?.scanned).toBe(false);
+    expect((await scan(e.admin.token, code)).data.success).toBe(true); // a new scan admits
+    await post('tickets/undo-scan', e.admin.token, { ticketId: code });
+  });
+
   it('the door counts heads, guests included, and finds a ticket by name for a manual check-in', async () => {
     const door = await get<{
       expected: number;

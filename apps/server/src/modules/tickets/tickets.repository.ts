@@ -69,8 +69,16 @@ function ticketSelect(db: Db, schoolId: number) {
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['execute']>>[number];
 
-export function ticketByCode(db: Db, schoolId: number, code: string) {
-  return ticketSelect(db, schoolId).where('t.code', '=', code).executeTakeFirst();
+/** The ticket a door presents, and whether this user scans its event (the door's one read). */
+export function ticketAtDoor(db: Db, schoolId: number, code: string, userId: number) {
+  return ticketSelect(db, schoolId)
+    .select(
+      sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
+        'i_scan',
+      ),
+    )
+    .where('t.code', '=', code)
+    .executeTakeFirst();
 }
 
 /** The live tickets a person holds for an event: their own first, then their guests'. */
@@ -134,7 +142,11 @@ export function admitTicket(
     .where('id', '=', ticketId)
     .where('status', '=', 'valid')
     .where('scanned_at', 'is', null)
-    .returning('id')
+    .returning([
+      'scanned_at',
+      sql<string | null>`(select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u
+        where u.id = ${input.by})`.as('scanned_by_name'),
+    ])
     .executeTakeFirst();
 }
 
@@ -151,8 +163,8 @@ export function unadmitTicket(db: Db, schoolId: number, ticketId: number) {
 }
 
 /**
- * Records a scan. With a client nonce it is also the retry guard: a second insert of the same nonce waits
- * for the first transaction and then inserts nothing (undefined), and the caller answers the first answer.
+ * Records a scan with its answer. With a client nonce it is also the retry guard: a second insert of the
+ * same nonce waits for the first transaction and then inserts nothing (undefined).
  */
 export function recordScan(
   db: Db,
@@ -160,11 +172,12 @@ export function recordScan(
     school_id: number;
     event_id: number;
     ticket_id: number;
-    action: 'admit' | 'refused' | 'undo';
+    action: 'admit' | 'refused' | 'undo' | 'duplicate';
     by_user: number;
     device_id: string | null;
     client_nonce: string | null;
     device_time?: Date | null;
+    answer: string | null;
   },
 ) {
   return db
@@ -175,22 +188,6 @@ export function recordScan(
     )
     .returning('id')
     .executeTakeFirst();
-}
-
-/** What the scan came to (admitted or refused) and the answer a retry gets. */
-export async function setScanAnswer(
-  db: Db,
-  schoolId: number,
-  scanId: number,
-  action: 'admit' | 'refused' | 'duplicate',
-  answer: unknown,
-) {
-  await db
-    .updateTable('ticket_scans')
-    .set({ action, answer: JSON.stringify(answer) })
-    .where('school_id', '=', schoolId)
-    .where('id', '=', scanId)
-    .execute();
 }
 
 /** The answer first given to this scanner's nonce, once its transaction has committed. */

@@ -121,18 +121,24 @@ export async function eventTicket(ctx: AppContext, caller: Caller, eventId: numb
 
 /**
  * The code's ticket, after the caller's right to scan is checked: for the event the door names, or (no
- * event named) the ticket's own. A code that is no ticket tells a non-admin nothing they may not know.
+ * event named) the ticket's own. One read on the common path: the ticket comes with whether the caller
+ * scans its event. A code that is no ticket tells a non-admin nothing they may not know.
  */
 async function ticketForScanner(db: Db, caller: Caller, code: string, eventId: number | undefined) {
-  if (eventId !== undefined) await requireScanner(db, caller, eventId);
-  const row = await repo.ticketByCode(db, caller.schoolId, code);
-  if (!row) {
-    if (eventId === undefined && !isAdmin(caller)) throw forbidden(TICKET_TEXT.notScanner);
+  const row = await repo.ticketAtDoor(db, caller.schoolId, code, caller.userId);
+  const door = eventId ?? row?.event_id;
+  if (door === undefined) {
+    if (!isAdmin(caller)) throw forbidden(TICKET_TEXT.notScanner);
     return { row: undefined, refusal: TICKET_TEXT.unknown };
   }
-  if (eventId === undefined) await requireScanner(db, caller, row.event_id);
-  if (eventId !== undefined && row.event_id !== eventId)
-    return { row, refusal: TICKET_TEXT.otherEvent(row.event_name) };
+  const mayScan =
+    isAdmin(caller) ||
+    (row && row.event_id === door
+      ? row.i_scan
+      : await repo.isScanner(db, caller.schoolId, door, caller.userId));
+  if (!mayScan) throw forbidden(TICKET_TEXT.notScanner);
+  if (!row) return { row: undefined, refusal: TICKET_TEXT.unknown };
+  if (row.event_id !== door) return { row, refusal: TICKET_TEXT.otherEvent(row.event_name) };
   if (row.status !== 'valid') return { row, refusal: TICKET_TEXT.voided };
   return { row, refusal: null };
 }
@@ -150,10 +156,14 @@ export async function validateTicket(
   return { data: { valid: true, message: ticket.scanned ? alreadyText(row) : TICKET_TEXT.valid, ticket } };
 }
 
+/** Thrown inside a scan's transaction when its nonce was already answered: rolls back, then replays. */
+class AnsweredBefore extends Error {}
+
 /**
- * POST tickets/scan-ticket: admits a ticket once. The conditional UPDATE decides between two doors; a
- * retry with the same client nonce gets the first answer (the nonce's row is written first, so a second
- * transaction with it waits for the first and then finds its answer).
+ * POST tickets/scan-ticket: admits a ticket once. The conditional UPDATE decides between two doors. The
+ * scan is recorded last with its answer, under a unique (scanner, nonce): a retry of an answered scan
+ * rolls back whatever it did (a re-admission after an undo, say) and answers what the first one did.
+ * Statements: the ticket with the right to scan, the admission, the record.
  */
 export async function scanTicket(
   ctx: AppContext,
@@ -168,70 +178,76 @@ export async function scanTicket(
   },
 ): Promise<ScanTicketResponse> {
   const nonce = input.clientNonce ?? null;
-  if (nonce) {
-    const earlier = await repo.scanAnswer(ctx.db, caller.schoolId, caller.userId, nonce);
-    if (earlier) return earlier as ScanTicketResponse;
-  }
-  return ctx.db.transaction().execute(async (trx) => {
-    const { row, refusal } = await ticketForScanner(trx, caller, input.ticketId, input.eventId);
-    if (!row)
-      return { data: { success: false, message: refusal ?? TICKET_TEXT.unknown, alreadyScanned: false } };
-    const scan = await repo.recordScan(trx, {
-      school_id: caller.schoolId,
-      event_id: row.event_id,
-      ticket_id: row.id,
-      action: 'refused',
-      by_user: caller.userId,
-      device_id: input.deviceId ?? null,
-      client_nonce: nonce,
-      device_time: input.offlineAt ?? null,
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const { row, refusal } = await ticketForScanner(trx, caller, input.ticketId, input.eventId);
+      if (!row)
+        return { data: { success: false, message: refusal ?? TICKET_TEXT.unknown, alreadyScanned: false } };
+      let answer: ScanTicketResponse;
+      let action: 'admit' | 'refused' | 'duplicate' = 'refused';
+      const admitted = refusal
+        ? undefined
+        : await repo.admitTicket(trx, caller.schoolId, row.id, {
+            by: caller.userId,
+            device: input.deviceId ?? null,
+          });
+      if (refusal) {
+        answer = {
+          data: { success: false, message: refusal, alreadyScanned: false, ticket: toTicket(ctx, row) },
+        };
+      } else if (admitted) {
+        action = 'admit';
+        const now = { ...row, ...admitted, scanned_by: caller.userId };
+        answer = {
+          data: {
+            success: true,
+            message: TICKET_TEXT.scanned,
+            alreadyScanned: false,
+            ticket: toTicket(ctx, now),
+          },
+        };
+      } else {
+        // Another door admitted it first (or before): say when and by whom.
+        const now = row.scanned_at
+          ? row
+          : ((await repo.ticketAtDoor(trx, caller.schoolId, input.ticketId, caller.userId)) ?? row);
+        answer = {
+          data: {
+            success: false,
+            message: alreadyText(now),
+            alreadyScanned: true,
+            ticket: toTicket(ctx, now),
+          },
+        };
+        // An offline door has already let the person in: a second admission is a duplicate for the admin.
+        if (input.offlineAt) action = 'duplicate';
+      }
+      const recorded = await repo.recordScan(trx, {
+        school_id: caller.schoolId,
+        event_id: row.event_id,
+        ticket_id: row.id,
+        action,
+        by_user: caller.userId,
+        device_id: input.deviceId ?? null,
+        client_nonce: nonce,
+        device_time: input.offlineAt ?? null,
+        answer: JSON.stringify(answer),
+      });
+      if (!recorded) throw new AnsweredBefore();
+      return answer;
     });
-    if (!scan && nonce) {
-      const first = await repo.scanAnswer(trx, caller.schoolId, caller.userId, nonce);
-      if (first) return first as ScanTicketResponse;
-    }
-    let answer: ScanTicketResponse;
-    if (refusal) {
-      answer = {
-        data: { success: false, message: refusal, alreadyScanned: false, ticket: toTicket(ctx, row) },
-      };
-    } else if (
-      await repo.admitTicket(trx, caller.schoolId, row.id, {
-        by: caller.userId,
-        device: input.deviceId ?? null,
-      })
-    ) {
-      const admitted = await repo.ticketByCode(trx, caller.schoolId, input.ticketId);
-      answer = {
-        data: {
-          success: true,
-          message: TICKET_TEXT.scanned,
-          alreadyScanned: false,
-          ...(admitted && { ticket: toTicket(ctx, admitted) }),
-        },
-      };
-    } else {
-      // Another door admitted it first (or before): say when and by whom.
-      const now = (await repo.ticketByCode(trx, caller.schoolId, input.ticketId)) ?? row;
-      answer = {
-        data: { success: false, message: alreadyText(now), alreadyScanned: true, ticket: toTicket(ctx, now) },
-      };
-    }
-    // An offline door has already let the person in: a second admission is a duplicate to show the admin.
-    const action = answer.data.success
-      ? 'admit'
-      : answer.data.alreadyScanned && input.offlineAt
-        ? 'duplicate'
-        : 'refused';
-    if (scan) await repo.setScanAnswer(trx, caller.schoolId, scan.id, action, answer);
-    return answer;
-  });
+  } catch (error) {
+    if (!(error instanceof AnsweredBefore) || !nonce) throw error;
+    const first = await repo.scanAnswer(ctx.db, caller.schoolId, caller.userId, nonce);
+    if (!first) throw error;
+    return first as ScanTicketResponse;
+  }
 }
 
 /** POST tickets/undo-scan (admin): a mistake at the door; the ticket may be scanned again. Recorded. */
 export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await repo.ticketByCode(trx, caller.schoolId, code);
+    const row = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
     if (!row) throw notFound(SERVER_TEXT.notFound);
     if (!(await repo.unadmitTicket(trx, caller.schoolId, row.id))) throw conflict(TICKET_TEXT.notScannedYet);
     await repo.recordScan(trx, {
@@ -242,8 +258,9 @@ export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
       by_user: caller.userId,
       device_id: null,
       client_nonce: null,
+      answer: null,
     });
-    const after = await repo.ticketByCode(trx, caller.schoolId, code);
+    const after = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
     return {
       data: {
         success: true,
