@@ -22,7 +22,7 @@ describe('SIGTERM drains the server', () => {
       ).name;
       databaseUrl = withDatabase(inject('pgAdminUrl'), name);
     }
-    const server = await startServer({ LOG_LEVEL: 'info', ...(databaseUrl && { databaseUrl }) });
+    const server = await startServer({ LOG_LEVEL: 'debug', ...(databaseUrl && { databaseUrl }) });
     // Five sign-ups (each hashes a password: tens of milliseconds), and the signal while they run.
     const signups = Array.from({ length: 5 }, (_, i) =>
       fetch(`${server.url}/api/site/signup`, {
@@ -38,7 +38,7 @@ describe('SIGTERM drains the server', () => {
       }).then((response) => response.status),
     );
     // The signal once all five have reached the server (its log says so), not before.
-    const arrived = () => server.output().split('"url":"/api/site/signup"').length - 1;
+    const arrived = () => server.output().split('"url":"/api/site/signup","msg":"incoming"').length - 1;
     while (arrived() < 5) await new Promise((resolve) => setTimeout(resolve, 2));
     const code = server.stop();
     expect(await Promise.all(signups)).toEqual([200, 200, 200, 200, 200]);
