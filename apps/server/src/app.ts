@@ -36,6 +36,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';
+import { RequestLog } from './plugins/request-log';
 import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
 
@@ -65,25 +66,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Our own id for every request: in each of its log lines, its X-Request-Id header and a 5xx body.
     // A client's header is not taken (it could forge or collide with another request's lines).
     genReqId: () => randomUUID(),
-    // One line per request (below), not Fastify's two: at the door or in a booking rush it is a fair share
-    // of the CPU a request costs.
-    disableRequestLogging: true,
-  });
-  // At debug level, a line as each request arrives too (what was in flight when something happened).
-  if (options.logger !== false && ['debug', 'trace'].includes(config.logLevel))
-    app.addHook('onRequest', async (request) => {
-      request.log.debug({ method: request.method, url: request.url }, 'incoming');
-    });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
+    // One line per request, with its id (plugins/request-log.ts).
+    logController: new RequestLog(),
   });
   // SIGTERM: answers still in flight close their keep-alive connection, so the drain ends with them
   // (an idle keep-alive socket would otherwise hold server.close() open).
