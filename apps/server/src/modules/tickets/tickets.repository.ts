@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 
 // Tickets and their scans (decision 013). Every query names the school: another school's ticket is not
@@ -69,17 +70,22 @@ function ticketSelect(db: Db, schoolId: number) {
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['execute']>>[number];
 
-/** The ticket a door presents, and whether this user scans its event (the door's one read). */
-export function ticketAtDoor(db: Db, schoolId: number, code: string, userId: number) {
-  return ticketSelect(db, schoolId)
-    .select(
-      sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
-        'i_scan',
-      ),
-    )
-    .where('t.code', '=', code)
-    .executeTakeFirst();
+/** The ticket a door presents, and whether this user scans its event (the door's one read; compiled once). */
+export async function ticketAtDoor(db: Db, schoolId: number, code: string, userId: number) {
+  return (await ticketAtDoorQuery(db, schoolId, code, userId))[0];
 }
+
+const ticketAtDoorQuery = compiledOnce(
+  (db: Db, schoolId: number, code: string, userId: number) =>
+    ticketSelect(db, schoolId)
+      .select(
+        sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
+          'i_scan',
+        ),
+      )
+      .where('t.code', '=', code),
+  [-987_001, '\u0000code', -987_002],
+);
 
 /** The live tickets a person holds for an event: their own first, then their guests'. */
 export function ticketsOfHolder(db: Db, schoolId: number, eventId: number, userId: number) {
@@ -129,26 +135,34 @@ export async function isParentOf(db: Db, schoolId: number, parentId: number, stu
  * Admits a ticket: scanned only if it is live and not yet scanned. The one statement that decides, so two
  * doors presenting the same ticket at the same instant admit it once. Undefined when it did not admit.
  */
-export function admitTicket(
+export async function admitTicket(
   db: Db,
   schoolId: number,
   ticketId: number,
   input: { by: number; device: string | null },
 ) {
-  return db
-    .updateTable('tickets')
-    .set({ scanned_at: sql`now()`, scanned_by: input.by, scanned_device: input.device })
-    .where('school_id', '=', schoolId)
-    .where('id', '=', ticketId)
-    .where('status', '=', 'valid')
-    .where('scanned_at', 'is', null)
-    .returning([
-      'scanned_at',
-      sql<string | null>`(select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u
-        where u.id = ${input.by})`.as('scanned_by_name'),
-    ])
-    .executeTakeFirst();
+  return (await admitQuery(db, schoolId, ticketId, input.by, input.device))[0];
 }
+
+const admitQuery = compiledOnce(
+  (db: Db, schoolId: number, ticketId: number, by: number, device: string | null) =>
+    db
+      .updateTable('tickets')
+      .set({ scanned_at: sql`now()`, scanned_by: by, scanned_device: device })
+      .where('school_id', '=', schoolId)
+      .where('id', '=', ticketId)
+      .where('status', '=', 'valid')
+      .where('scanned_at', 'is', null)
+      .returning([
+        'scanned_at',
+        sql<
+          string | null
+        >`(select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u where u.id = ${by})`.as(
+          'scanned_by_name',
+        ),
+      ]),
+  [-987_001, -987_002, -987_003, '\u0000device'],
+);
 
 /** An admin's undo at the door: only a scanned ticket, once. */
 export function unadmitTicket(db: Db, schoolId: number, ticketId: number) {
@@ -166,29 +180,77 @@ export function unadmitTicket(db: Db, schoolId: number, ticketId: number) {
  * Records a scan with its answer. With a client nonce it is also the retry guard: a second insert of the
  * same nonce waits for the first transaction and then inserts nothing (undefined).
  */
-export function recordScan(
-  db: Db,
-  row: {
-    school_id: number;
-    event_id: number;
-    ticket_id: number;
-    action: 'admit' | 'refused' | 'undo' | 'duplicate';
-    by_user: number;
-    device_id: string | null;
-    client_nonce: string | null;
-    device_time?: Date | null;
-    answer: string | null;
-  },
-) {
-  return db
-    .insertInto('ticket_scans')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['by_user', 'client_nonce']).where('client_nonce', 'is not', null).doNothing(),
+type ScanRow = {
+  school_id: number;
+  event_id: number;
+  ticket_id: number;
+  action: 'admit' | 'refused' | 'undo' | 'duplicate';
+  by_user: number;
+  device_id: string | null;
+  client_nonce: string | null;
+  device_time: Date | null;
+  answer: string | null;
+};
+
+export async function recordScan(db: Db, row: ScanRow) {
+  return (
+    await recordScanQuery(
+      db,
+      row.school_id,
+      row.event_id,
+      row.ticket_id,
+      row.action,
+      row.by_user,
+      row.device_id,
+      row.client_nonce,
+      row.device_time,
+      row.answer,
     )
-    .returning('id')
-    .executeTakeFirst();
+  )[0];
 }
+
+const recordScanQuery = compiledOnce(
+  (
+    db: Db,
+    school_id: number,
+    event_id: number,
+    ticket_id: number,
+    action: ScanRow['action'],
+    by_user: number,
+    device_id: string | null,
+    client_nonce: string | null,
+    device_time: Date | null,
+    answer: string | null,
+  ) =>
+    db
+      .insertInto('ticket_scans')
+      .values({
+        school_id,
+        event_id,
+        ticket_id,
+        action,
+        by_user,
+        device_id,
+        client_nonce,
+        device_time,
+        answer,
+      })
+      .onConflict((oc) =>
+        oc.columns(['by_user', 'client_nonce']).where('client_nonce', 'is not', null).doNothing(),
+      )
+      .returning('id'),
+  [
+    -987_001,
+    -987_002,
+    -987_003,
+    '\u0000action' as ScanRow['action'],
+    -987_004,
+    '\u0000device',
+    '\u0000nonce',
+    new Date(-987_005),
+    '\u0000answer',
+  ],
+);
 
 /** The answer first given to this scanner's nonce, once its transaction has committed. */
 export async function scanAnswer(db: Db, schoolId: number, userId: number, nonce: string) {

@@ -258,6 +258,7 @@ export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
       by_user: caller.userId,
       device_id: null,
       client_nonce: null,
+      device_time: null,
       answer: null,
     });
     const after = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);

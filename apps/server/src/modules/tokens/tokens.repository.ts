@@ -1,6 +1,7 @@
 import { TOKEN_TTL_MS } from '@parley/domain/constants';
 import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { TokenKind } from '../../db/schema';
 import { hashToken, newToken } from '../../lib/tokens';
@@ -102,25 +103,31 @@ export async function revokeAccessToken(db: Db, token: string): Promise<void> {
     .execute();
 }
 
+/** Every API request runs it: compiled once. */
+const sessionQuery = compiledOnce(
+  (db: Db, tokenHash: string) =>
+    db
+      .selectFrom('auth_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select([
+        'u.id as userId',
+        'u.school_id as schoolId',
+        sql<Role[]>`array(select r.role from user_roles r where r.user_id = u.id)`.as('roles'),
+      ])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.kind', '=', 'access')
+      .where('t.used_at', 'is', null)
+      .where('t.expires_at', '>', sql<Date>`now()`)
+      .where('u.status', '=', 1),
+  ['\u0000token-hash'],
+);
+
 /**
  * The session behind a bearer token, with the user's roles, in one query (every API request runs it):
  * live token, active user. A disabled user's tokens stop at once.
  */
 export async function findSession(db: Db, token: string) {
-  const found = await db
-    .selectFrom('auth_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select([
-      'u.id as userId',
-      'u.school_id as schoolId',
-      sql<Role[]>`array(select r.role from user_roles r where r.user_id = u.id)`.as('roles'),
-    ])
-    .where('t.token_hash', '=', hashToken(token))
-    .where('t.kind', '=', 'access')
-    .where('t.used_at', 'is', null)
-    .where('t.expires_at', '>', sql<Date>`now()`)
-    .where('u.status', '=', 1)
-    .executeTakeFirst();
+  const [found] = await sessionQuery(db, hashToken(token));
   return found && { ...found, roles: sortRoles(found.roles) };
 }
 
