@@ -33,9 +33,8 @@ import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
-import { newTicketCode } from '../apps/server/src/modules/tickets/tickets.service';
 import { issueToken } from '../apps/server/src/modules/tokens/tokens.repository';
-import { seedFamilies } from '../apps/server/test/concurrency/race-support';
+import { seedFamilies, seedTickets as seedFamilyTickets } from '../apps/server/test/concurrency/race-support';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
@@ -500,45 +499,9 @@ async function setUp(db: Db): Promise<Evening> {
  */
 async function seedTickets(db: Db, schoolId: number, ...eventIds: number[]): Promise<string[]> {
   const families = await seedFamilies(db, schoolId, TICKETS);
-  const codes = new Map<number, string[]>();
-  for (const eventId of eventIds) {
-    const slot = await db
-      .selectFrom('slots')
-      .select(['id', 'starts_at', 'ends_at'])
-      .where('event_id', '=', eventId)
-      .executeTakeFirstOrThrow();
-    for (let i = 0; i < families.length; i += 1000) {
-      const bookings = await db
-        .insertInto('bookings')
-        .values(
-          families.slice(i, i + 1000).map((family) => ({
-            school_id: schoolId,
-            event_id: eventId,
-            slot_id: slot.id,
-            teacher_id: null,
-            starts_at: slot.starts_at,
-            ends_at: slot.ends_at,
-            parent_id: family.parentId,
-            student_id: family.studentId,
-            subject_id: null,
-            booked_by: family.parentId,
-          })),
-        )
-        .returning(['id', 'student_id'])
-        .execute();
-      const tickets = bookings.map((booking) => ({
-        school_id: schoolId,
-        event_id: eventId,
-        booking_id: booking.id,
-        user_id: booking.student_id ?? 0,
-        guest_index: 0,
-        code: newTicketCode(),
-      }));
-      await db.insertInto('tickets').values(tickets).execute();
-      codes.set(eventId, [...(codes.get(eventId) ?? []), ...tickets.map((ticket) => ticket.code)]);
-    }
-  }
-  return codes.get(eventIds[0] ?? 0) ?? [];
+  const codes: string[][] = [];
+  for (const eventId of eventIds) codes.push(await seedFamilyTickets(db, schoolId, eventId, families));
+  return codes[0] ?? [];
 }
 
 /**

@@ -3,7 +3,6 @@ import type { ScanTicketResponse } from '@parley/domain/tickets';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database';
-import { newTicketCode } from '../../src/modules/tickets/tickets.service';
 import { quickMember } from '../booking/booking-helpers';
 import { api, expectStatus } from '../directory/directory-helpers';
 import {
@@ -14,7 +13,7 @@ import {
   eventSchool,
 } from '../events/events-helpers';
 import { createTestApp, type TestApp } from '../test-app';
-import { seedFamilies } from './race-support';
+import { seedFamilies, seedTickets as seedFamilyTickets } from './race-support';
 
 // Doors racing on real PostgreSQL (issue 10): five scanners present the same 1,000 tickets in different
 // orders at once through the real app. Exactly one admission per ticket, every other presentation
@@ -29,46 +28,9 @@ let school: EventSchool;
 let eventId: number;
 let scanners: string[];
 
-/** `count` tickets of an enabled ticketed event, one per family, made straight in the database. */
+/** `count` tickets of the event, one per family, made straight in the database. */
 async function seedTickets(db: Db, count: number): Promise<string[]> {
-  const families = await seedFamilies(db, school.schoolId, count);
-  const slot = await db
-    .selectFrom('slots')
-    .select(['id', 'starts_at', 'ends_at'])
-    .where('event_id', '=', eventId)
-    .executeTakeFirstOrThrow();
-  const bookings = await db
-    .insertInto('bookings')
-    .values(
-      families.map((family) => ({
-        school_id: school.schoolId,
-        event_id: eventId,
-        slot_id: slot.id,
-        teacher_id: null,
-        starts_at: slot.starts_at,
-        ends_at: slot.ends_at,
-        parent_id: family.parentId,
-        student_id: family.studentId,
-        subject_id: null,
-        booked_by: family.parentId,
-      })),
-    )
-    .returning(['id', 'student_id'])
-    .execute();
-  const tickets = bookings.map((booking) => ({
-    school_id: school.schoolId,
-    event_id: eventId,
-    booking_id: booking.id,
-    user_id: booking.student_id ?? 0,
-    guest_index: 0,
-    code: newTicketCode(),
-  }));
-  for (let i = 0; i < tickets.length; i += 500)
-    await db
-      .insertInto('tickets')
-      .values(tickets.slice(i, i + 500))
-      .execute();
-  return tickets.map((ticket) => ticket.code);
+  return seedFamilyTickets(db, school.schoolId, eventId, await seedFamilies(db, school.schoolId, count));
 }
 
 const shuffled = <T>(items: T[]): T[] => {

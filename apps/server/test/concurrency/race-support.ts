@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../src/db/database';
+import { newTicketCode } from '../../src/modules/tickets/tickets.service';
 import { issueToken } from '../../src/modules/tokens/tokens.repository';
 
 // What the booking race suite (test/concurrency) and the booking-rush bench share: families made straight
@@ -71,6 +72,55 @@ export async function seedFamilies(db: Db, schoolId: number, count: number): Pro
     }
   }
   return families;
+}
+
+/**
+ * One ticket per family (the child's) at a ticketed event, booked straight in the database in chunks;
+ * returns the codes in the families' order (the door-race suite and bench/door).
+ */
+export async function seedTickets(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  families: Family[],
+): Promise<string[]> {
+  const slot = await db
+    .selectFrom('slots')
+    .select(['id', 'starts_at', 'ends_at'])
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  const codes: string[] = [];
+  for (let i = 0; i < families.length; i += 1000) {
+    const bookings = await db
+      .insertInto('bookings')
+      .values(
+        families.slice(i, i + 1000).map((family) => ({
+          school_id: schoolId,
+          event_id: eventId,
+          slot_id: slot.id,
+          teacher_id: null,
+          starts_at: slot.starts_at,
+          ends_at: slot.ends_at,
+          parent_id: family.parentId,
+          student_id: family.studentId,
+          subject_id: null,
+          booked_by: family.parentId,
+        })),
+      )
+      .returning(['id', 'student_id'])
+      .execute();
+    const tickets = bookings.map((booking) => ({
+      school_id: schoolId,
+      event_id: eventId,
+      booking_id: booking.id,
+      user_id: booking.student_id ?? 0,
+      guest_index: 0,
+      code: newTicketCode(),
+    }));
+    await db.insertInto('tickets').values(tickets).execute();
+    codes.push(...tickets.map((ticket) => ticket.code));
+  }
+  return codes;
 }
 
 // ── the double-booking check ─────────────────────────────────────────────────────────────────────────
