@@ -106,7 +106,10 @@ export const scannedSnackbar = (ticket: Ticket | null): string | null =>
   ticket ? TICKET_TEXT.scannedFor(ticket.userName) : null;
 
 /** The result panel's lines (spec §2): Name, Email, Event and, when scanned, Scanned. */
-export function resultLines(ticket: Ticket): Array<{ label: string; value: string }> {
+/** One line of a ticket's details (Name, Email, Event, Scanned). */
+export type ResultLine = { label: string; value: string };
+
+export function resultLines(ticket: Ticket): ResultLine[] {
   const lines: Array<{ label: string; value: string }> = [
     { label: TICKETS_UI.name, value: ticket.userName },
     { label: TICKETS_UI.email, value: ticket.userEmail },

@@ -1,12 +1,12 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { TICKET_TEXT } from '@parley/domain/tickets';
 import { useId } from 'react';
 import { resultLines, type ScanPanel } from '../scan-logic';
+import { TicketLines } from './ticket-lines';
 
 type Props = {
   panel: ScanPanel;
@@ -43,32 +43,7 @@ export function ScanResultPanel({ panel, onNext, onRetry, busy = false }: Props)
           {panel.detail}
         </Typography>
       ) : null}
-      {lines.length > 0 ? (
-        <Box
-          component="dl"
-          sx={{
-            display: 'grid',
-            gridTemplateColumns: 'max-content minmax(0, 1fr)',
-            columnGap: 2,
-            rowGap: 0.5,
-            m: 0,
-            textAlign: 'left',
-            width: '100%',
-            maxWidth: 380,
-          }}
-        >
-          {lines.map((line) => (
-            <Box key={line.label} sx={{ display: 'contents' }}>
-              <Typography component="dt" variant="body2" color="text.secondary">
-                {line.label}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                {line.value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
-      ) : null}
+      {lines.length > 0 ? <TicketLines lines={lines} /> : null}
       {onRetry || onNext ? (
         <Stack direction="row" spacing={1} sx={{ pt: 1 }}>
           {panel.retry && onRetry ? (

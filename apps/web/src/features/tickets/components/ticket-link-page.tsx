@@ -22,6 +22,7 @@ import { admit, resultLines, type ScanPanel, scannedSnackbar } from '../scan-log
 import { linkView } from '../ticket-link-logic';
 import { TICKETS_UI } from '../tickets-text';
 import { ScanResultPanel } from './scan-result-panel';
+import { TicketLines } from './ticket-lines';
 import { TicketQr } from './ticket-qr';
 
 function Frame({ children }: { children: ReactNode }) {
@@ -121,29 +122,7 @@ export function TicketLinkPage() {
             {TICKETS_UI.linkCheck}
           </Typography>
           <Typography>{view.message}</Typography>
-          <Box
-            component="dl"
-            sx={{
-              display: 'grid',
-              gridTemplateColumns: 'max-content minmax(0, 1fr)',
-              columnGap: 2,
-              rowGap: 0.5,
-              m: 0,
-              textAlign: 'left',
-              width: '100%',
-            }}
-          >
-            {resultLines(ticket).map((line) => (
-              <Box key={line.label} sx={{ display: 'contents' }}>
-                <Typography component="dt" variant="body2" color="text.secondary">
-                  {line.label}
-                </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                  {line.value}
-                </Typography>
-              </Box>
-            ))}
-          </Box>
+          <TicketLines lines={resultLines(ticket)} />
           <Button
             variant="contained"
             size="large"
