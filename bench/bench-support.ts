@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../apps/server/src/db/database';
@@ -89,4 +90,15 @@ export function machineBusyMs(): number {
   } catch {
     return 0;
   }
+}
+
+/** Ends the benches' server processes (they exit when their IPC channel closes) and waits for them. */
+export async function stopServers(children: ChildProcess[]): Promise<void> {
+  for (const child of children) child.disconnect();
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))),
+    ),
+  );
 }

@@ -34,7 +34,7 @@ import {
   violations,
 } from '../apps/server/test/concurrency/race-support';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
-import { adminToken } from './bench-support';
+import { adminToken, stopServers } from './bench-support';
 
 const TEACHERS = 30;
 const SLOTS_PER_TEACHER = 24;
@@ -618,15 +618,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    for (const server of servers) server.child.disconnect();
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise((resolve) =>
-            server.child.exitCode !== null ? resolve(0) : server.child.once('exit', resolve),
-          ),
-      ),
-    );
+    await stopServers(servers.map((server) => server.child));
     await db.destroy();
     await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }

@@ -42,6 +42,7 @@ import {
   percentile,
   postgresBackendsCpu,
   postgresCpuSince,
+  stopServers,
 } from './bench-support';
 
 const DOORS = Number(process.env.BENCH_DOORS ?? 10);
@@ -1058,15 +1059,7 @@ async function main(): Promise<void> {
     for (const problem of problems) console.log(`problem: ${problem}`);
     if (goals.some(([, met]) => !met) || problems.length > 0) process.exitCode = 1;
   } finally {
-    for (const server of servers) server.child.disconnect();
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise((resolve) =>
-            server.child.exitCode !== null ? resolve(0) : server.child.once('exit', resolve),
-          ),
-      ),
-    );
+    await stopServers(servers.map((server) => server.child));
     await db.destroy();
     await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
