@@ -213,31 +213,26 @@ export async function updatePerson(
     parentIds: body.parentIds,
     teacherIds: (body.subjects ?? []).flatMap((s) => (s.teacherId ? [s.teacherId] : [])),
   });
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await repo.updatePerson(trx, schoolId, userId, {
-        ...(body.title !== undefined && { title: body.title }),
-        ...(body.firstName !== undefined && { first_name: body.firstName }),
-        ...(body.lastName !== undefined && { last_name: body.lastName }),
-        ...(body.email !== undefined && { email: body.email }),
-        ...(body.status !== undefined && { status: body.status }),
-      });
-      if (body.status === 0) {
-        await repo.lockSchool(trx, schoolId);
-        if ((await findRoles(trx, userId)).includes('admin')) await keepAnActiveAdmin(trx, schoolId, userId);
-        await revokeTokens(trx, userId, ['access']);
-      }
-      if (body.subjectIds) await repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds);
-      if (body.studentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds);
-      if (body.parentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
-      if (body.subjects) await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+  // An email another account holds meanwhile: the unique index answers, mapped to 409 on email in one place
+  // (plugins/errors.ts).
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updatePerson(trx, schoolId, userId, {
+      ...(body.title !== undefined && { title: body.title }),
+      ...(body.firstName !== undefined && { first_name: body.firstName }),
+      ...(body.lastName !== undefined && { last_name: body.lastName }),
+      ...(body.email !== undefined && { email: body.email }),
+      ...(body.status !== undefined && { status: body.status }),
     });
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') {
-      throw conflict(SERVER_TEXT.emailTaken, { email: [SERVER_TEXT.emailTaken] });
+    if (body.status === 0) {
+      await repo.lockSchool(trx, schoolId);
+      if ((await findRoles(trx, userId)).includes('admin')) await keepAnActiveAdmin(trx, schoolId, userId);
+      await revokeTokens(trx, userId, ['access']);
     }
-    throw error;
-  }
+    if (body.subjectIds) await repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds);
+    if (body.studentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds);
+    if (body.parentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
+    if (body.subjects) await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+  });
   return { id: userId, message: 'Saved.' };
 }
 
