@@ -1,7 +1,7 @@
 /** Deadlock and serialization failure: PostgreSQL asking the client to run the transaction again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
-export const isRetryable = (error: unknown) => {
+const isRetryable = (error: unknown) => {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && RETRYABLE.has(code);
 };
