@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The exit code once the process has ended (null when a signal ended it, as SIGKILL does). */
 export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
@@ -36,6 +37,9 @@ export async function startServer(env: { databaseUrl?: string } & Record<string,
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
+  // Folders made here go with the process; a DATA_DIR the caller passes (to restart on it) stays.
+  const made = [mkdtempSync(join(tmpdir(), 'parley-dist-'))];
+  if (!databaseUrl && rest.DATA_DIR === undefined) made.push(mkdtempSync(join(tmpdir(), 'parley-server-')));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     env: {
       ...process.env,
@@ -45,8 +49,8 @@ export async function startServer(env: { databaseUrl?: string } & Record<string,
       APP_URL: url,
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: databaseUrl ? '' : mkdtempSync(join(tmpdir(), 'parley-server-')),
-      WEB_DIST: mkdtempSync(join(tmpdir(), 'parley-dist-')),
+      DATA_DIR: made[1] ?? '',
+      WEB_DIST: made[0],
       SMTP_URL: '',
       ...rest,
     },
@@ -54,6 +58,9 @@ export async function startServer(env: { databaseUrl?: string } & Record<string,
   });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
+  child.once('exit', () => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);

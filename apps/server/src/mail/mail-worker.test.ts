@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/test-db';
 import type { Db } from '../db/database';
 import { retryDelaySeconds, sendDueMail, startMailWorker } from './mail-worker';
-import { claimDueMail, enqueueMail, enqueueMails } from './outbox.repository';
+import { claimDueMail, enqueueMail, enqueueMails, markFailedAttempt } from './outbox.repository';
 import type { MailMessage, MailTransport } from './transport';
 
 describe('retryDelaySeconds', () => {
@@ -22,11 +22,14 @@ describe('retryDelaySeconds', () => {
 /** A stand-in for SMTP: can be down, slow or flaky; records every message it accepted. */
 function fakeSmtp() {
   const accepted: MailMessage[] = [];
-  const state = { down: false, delayMs: 0, failEvery: 0, calls: 0, closed: 0 };
+  const state = { down: false, delayMs: 0, failEvery: 0, calls: 0, closed: 0, hang: false };
   const transport: MailTransport = {
-    async send(message) {
+    async send(message, signal) {
       state.calls += 1;
       if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+      // A server that never answers: only the worker's signal ends the send.
+      if (state.hang)
+        await new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
       if (state.down) throw new Error('connect ECONNREFUSED 127.0.0.1:587');
       if (state.failEvery && state.calls % state.failEvery === 0) throw new Error('421 try again later');
       accepted.push(message);
@@ -229,6 +232,74 @@ describe('sendDueMail', () => {
       `<outbox-${freeId}@parley>`,
       `<outbox-${leasedId}@parley>`,
     ]);
+  });
+
+  it('a batch outlasting its lease: the rest goes back uncounted before the lease ends, each mail sent once', async () => {
+    const ids = await enqueue(6);
+    const smtp = fakeSmtp();
+    smtp.state.delayMs = 300; // a 1 s lease covers three sends of 300 ms, not six
+    // As each send ends (SMTP accepts), the row is still under a live lease.
+    const unleased: string[] = [];
+    const checked: MailTransport = {
+      async send(message, signal) {
+        await smtp.transport.send(message, signal);
+        const { rows: leased } = await sql<{ live: boolean }>`
+          select locked_until > now() as live from mail_outbox
+          where id = ${Number(/\d+/.exec(message.messageId)?.[0])}`.execute(db);
+        if (!leased[0]?.live) unleased.push(message.messageId);
+      },
+      close() {},
+    };
+    expect(await sendDueMail(db, checked, 1)).toBe(6);
+    expect(unleased).toEqual([]);
+    const sends = smtp.sendsById();
+    expect([...sends.keys()].sort((a, b) => a - b)).toEqual(ids);
+    expect([...sends.values()].every((n) => n === 1)).toBe(true);
+    // Given back, not failed: no mail lost an attempt to the lease running out.
+    expect((await rows()).map((row) => [row.status, row.attempts])).toEqual(ids.map(() => ['sent', 1]));
+  });
+
+  it('a send still running near the end of its lease is cut off and counted as a failed attempt', async () => {
+    const [id] = await enqueue(1);
+    const smtp = fakeSmtp();
+    smtp.state.hang = true;
+    const started = performance.now();
+    let cutOffAfterMs = 0;
+    const timed: MailTransport = {
+      send: (message, signal) => {
+        signal?.addEventListener('abort', () => {
+          cutOffAfterMs = performance.now() - started;
+        });
+        return smtp.transport.send(message, signal);
+      },
+      close() {},
+    };
+    expect(await sendDueMail(db, timed, 1)).toBe(0);
+    expect(cutOffAfterMs).toBeGreaterThan(0);
+    expect(cutOffAfterMs).toBeLessThan(1000); // before the 1 s lease ended
+    const [row] = await rows();
+    expect(row).toMatchObject({ id, status: 'pending', attempts: 1, locked_until: null });
+    expect(row?.last_error).toMatch(/timeout|abort/i);
+  });
+
+  it('a failure reported under a lease that ran out changes nothing: a mail sent since is not sent again', async () => {
+    const [id = 0] = await enqueue(1);
+    // A worker leases the row and stalls past its lease; another worker leases it anew and sends it.
+    const [stale] = await claimDueMail(db, 1, 120);
+    await db.updateTable('mail_outbox').set({ locked_until: sql`now() - interval '1 second'` }).execute();
+    const smtp = fakeSmtp();
+    expect(await sendDueMail(db, smtp.transport)).toBe(1);
+    // The first worker's send fails at last: the row stays sent, so no pass sends it again.
+    await markFailedAttempt(
+      db,
+      { id, attempts: stale?.attempts ?? 0 },
+      { error: 'timeout', retryInSeconds: 10 },
+    );
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+    await makeDue();
+    expect(await sendDueMail(db, smtp.transport)).toBe(0);
+    expect(smtp.accepted).toHaveLength(1);
   });
 
   it('gives up after the last attempt: the mail is marked failed and left alone', async () => {

@@ -57,6 +57,10 @@ export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
 /** Once a mail has left (or is given up), its row keeps who, what and when, never a usable link. */
 const dropContent = { text_body: '', html_body: '', links: '[]', attachments: '[]' } as const;
 
+/** A claimed row as its worker holds it: `attempts` as the claim left it tells this claim from a later one. */
+export type Lease = { id: number; attempts: number };
+
+/** A row leaves the outbox once it was handed to SMTP, whoever's lease it was sent under. */
 export async function markSent(db: Db, id: number): Promise<void> {
   await db
     .updateTable('mail_outbox')
@@ -65,9 +69,13 @@ export async function markSent(db: Db, id: number): Promise<void> {
     .execute();
 }
 
+/**
+ * Only under the lease it was claimed with: a worker whose lease ran out (another claimed the row since,
+ * and may have sent it) changes nothing, so a sent mail is never put back to pending and sent again.
+ */
 export async function markFailedAttempt(
   db: Db,
-  id: number,
+  lease: Lease,
   input: { error: string; retryInSeconds: number | null },
 ): Promise<void> {
   await db
@@ -79,8 +87,23 @@ export async function markFailedAttempt(
       last_error: input.error.slice(0, 1000),
       ...(input.retryInSeconds === null && dropContent),
     })
-    .where('id', '=', id)
+    .where('id', '=', lease.id)
+    .where('attempts', '=', lease.attempts)
+    .where('status', '=', 'pending')
     .execute();
+}
+
+/** Gives back leases not used (too little of the lease left to start a send): not counted as attempts. */
+export async function releaseLeases(db: Db, leases: Lease[]): Promise<void> {
+  for (const lease of leases) {
+    await db
+      .updateTable('mail_outbox')
+      .set({ locked_until: null, attempts: sql`attempts - 1` })
+      .where('id', '=', lease.id)
+      .where('attempts', '=', lease.attempts)
+      .where('status', '=', 'pending')
+      .execute();
+  }
 }
 
 /** Many mails in one statement per 1,000 (invitations to a whole year group), in the caller's transaction. */

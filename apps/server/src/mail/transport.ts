@@ -13,7 +13,11 @@ export type MailMessage = {
   links: string[];
   attachments: MailAttachment[];
 };
-export type MailTransport = { send(message: MailMessage): Promise<void>; close(): void };
+export type MailTransport = {
+  /** Sends one message; once `signal` aborts, the send is given up (its connection closed) and fails. */
+  send(message: MailMessage, signal?: AbortSignal): Promise<void>;
+  close(): void;
+};
 
 /**
  * The content type an attachment travels with. Its content is UTF-8 text, so a text type says so; a
@@ -51,17 +55,25 @@ export function nodemailerMessage(from: string, message: MailMessage): SendMailO
   };
 }
 
-/** SMTP through a pooled nodemailer transport; timeouts stay well inside the worker's lease. */
+/**
+ * SMTP through a pooled nodemailer transport; timeouts stay well inside the worker's lease. The options
+ * go in the first argument with the URL: a second argument is only defaults for each message, where
+ * `pool` and the timeouts did nothing (the transport was unpooled, with nodemailer's 10-minute timeout).
+ */
 export function smtpTransport(config: Config): MailTransport {
-  const transporter = nodemailer.createTransport(config.smtpUrl, {
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl,
     pool: true,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
-  } as never);
+  });
   return {
-    async send(message) {
-      await transporter.sendMail(nodemailerMessage(config.mailFrom, message));
+    async send(message, signal) {
+      // nodemailer (10.5+) abandons a send whose signal aborts: queued, or its connection is closed.
+      const options: SendMailOptions & { signal?: AbortSignal } = nodemailerMessage(config.mailFrom, message);
+      if (signal) options.signal = signal;
+      await transporter.sendMail(options);
     },
     close: () => transporter.close(),
   };
