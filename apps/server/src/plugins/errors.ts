@@ -68,7 +68,8 @@ function addError(errors: Record<string, string[]>, field: string, message: stri
 function fieldErrors(
   validation: { instancePath: string; message?: string; keyword: string; params: unknown }[],
 ) {
-  const errors: Record<string, string[]> = {};
+  // No prototype: a field a client names "__proto__", "constructor" or "toString" is just a key here.
+  const errors: Record<string, string[]> = Object.create(null);
   for (const issue of validation) {
     const unknownKeys = (issue.params as { keys?: string[] }).keys;
     if (issue.keyword === 'unrecognized_keys' && unknownKeys) {

@@ -95,6 +95,26 @@ describe('bad input never breaks the API', () => {
       expectClean(response);
     });
 
+    it('unknown fields named like an object’s members (constructor, toString, __proto__) → 422, never a crash', async () => {
+      // Found by property-routes.test.ts: these keys crashed the field-error builder mid-answer, which
+      // then sent the TypeError's text with the 422.
+      const keys = ['constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+      const extra = (names: string[]) =>
+        `${JSON.stringify(body).slice(0, -1)},${names.map((key) => `"${key}":1`).join(',')}}`;
+      const response = await send(url, extra(keys));
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        message: SERVER_TEXT.invalidInput,
+        errors: Object.fromEntries(keys.map((key) => [key, ['Unknown field.']])),
+      });
+      expectClean(response);
+      // A "__proto__" key is refused too (the error body's serializer cannot carry that key, so it is not named).
+      const proto = await send(url, extra(['__proto__']));
+      expect(proto.statusCode).toBe(422);
+      expect(proto.json()).toMatchObject({ message: SERVER_TEXT.invalidInput });
+      expectClean(proto);
+    });
+
     it('a body over 1 MB → 400 with the too-large text', async () => {
       const response = await send(url, JSON.stringify({ ...body, padding: 'x'.repeat(1_048_576) }));
       expect(response.statusCode).toBe(400);
