@@ -19,6 +19,7 @@ import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
 import { HttpError } from './lib/http-error';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
 import { accountRoutes } from './modules/accounts/accounts.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { bookingRoutes } from './modules/booking/booking.routes';
 import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       bookingRoutes(api, ctx);
       messageRoutes(api, ctx);
       ticketRoutes(api, ctx);
+      auditRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },
     { prefix: '/api' },

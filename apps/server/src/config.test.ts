@@ -50,6 +50,7 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'warn',
       WEB_DIST: '/srv/web',
       DEV_MAILBOX_OPEN: 'true',
+      DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
     });
     expect(config).toEqual({
       env: 'production',
@@ -68,6 +69,7 @@ describe('parseConfig', () => {
       webDist: '/srv/web',
       devMailbox: false,
       devMailboxOpen: true,
+      dataEncryptionKey: Buffer.alloc(32, 0xab),
     });
   });
 
@@ -88,7 +90,9 @@ describe('parseConfig', () => {
   it('turns the dev mailbox off with SMTP_URL, and never has it in production', () => {
     expect(parseConfig({ SMTP_URL: 'smtp://localhost:1025' }).devMailbox).toBe(false);
     expect(parseConfig({ NODE_ENV: 'test' }).devMailbox).toBe(true);
-    expect(parseConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).devMailbox).toBe(false);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATA_ENCRYPTION_KEY: key };
+    expect(parseConfig(production).devMailbox).toBe(false);
   });
 
   it.each<[string, Record<string, string>]>([
@@ -106,6 +110,8 @@ describe('parseConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['APP_NAME', { APP_NAME: 'x'.repeat(41) }],
     ['MAIL_FROM', { MAIL_FROM: 'ab' }],
+    ['DATA_ENCRYPTION_KEY', { DATA_ENCRYPTION_KEY: 'too short' }],
+    ['DATA_ENCRYPTION_KEY', { DATA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }],
   ])('a bad %s throws a ConfigError with one line naming it', (variable, env) => {
     const error = failure(env);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));
@@ -116,6 +122,19 @@ describe('parseConfig', () => {
   it('refuses production without SMTP_URL, naming SMTP_URL', () => {
     const error = failure({ NODE_ENV: 'production' });
     expect(error.message).toBe('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  });
+
+  it('refuses production without DATA_ENCRYPTION_KEY, and reads hex, base64 and base64url keys', () => {
+    const error = failure({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' });
+    expect(error.message).toBe(
+      'Invalid configuration: DATA_ENCRYPTION_KEY is required when NODE_ENV=production',
+    );
+    const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i));
+    for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')])
+      expect(parseConfig({ DATA_ENCRYPTION_KEY: text }).dataEncryptionKey).toEqual(bytes);
+    // Without one, outside production: a fixed development key, not a random one (restarts keep working).
+    expect(parseConfig({}).dataEncryptionKey).toEqual(parseConfig({}).dataEncryptionKey);
+    expect(parseConfig({}).dataEncryptionKey).toHaveLength(32);
   });
 
   it('does not echo a secret from a bad URL back into the message', () => {

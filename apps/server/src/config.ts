@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
 
@@ -26,7 +27,29 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   DEV_MAILBOX_OPEN: z.enum(['true', 'false']).default('false'),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => keyBytes(value) !== undefined, {
+      message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
+    })
+    .optional(),
 });
+
+/** 32 bytes from 64 hex characters or base64 (standard or URL-safe), else undefined. */
+function keyBytes(value: string): Buffer | undefined {
+  const bytes = /^[0-9a-f]{64}$/i.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(value)
+      ? Buffer.from(value, 'base64')
+      : undefined;
+  return bytes?.length === 32 ? bytes : undefined;
+}
+
+/**
+ * Outside production, secrets at rest are sealed under a key everybody can read in this file: fine for a
+ * laptop or CI, never for real data (production requires DATA_ENCRYPTION_KEY).
+ */
+const DEVELOPMENT_KEY = createHash('sha256').update('parley development data key').digest();
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -47,6 +70,8 @@ export type Config = {
   devMailbox: boolean;
   /** The dev mailbox answers clients beyond this machine too (a shared demo server). */
   devMailboxOpen: boolean;
+  /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
+  dataEncryptionKey: Buffer;
 };
 
 export class ConfigError extends Error {}
@@ -62,6 +87,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const c = result.data;
   if (c.NODE_ENV === 'production' && !c.SMTP_URL) {
     throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  }
+  if (c.NODE_ENV === 'production' && !c.DATA_ENCRYPTION_KEY) {
+    throw new ConfigError('Invalid configuration: DATA_ENCRYPTION_KEY is required when NODE_ENV=production');
   }
   const appName = c.APP_NAME;
   return {
@@ -81,5 +109,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webDist: c.WEB_DIST,
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
+    dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
   };
 }

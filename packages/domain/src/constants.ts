@@ -27,6 +27,8 @@ export const TOKEN_TTL_MS = {
   access: 30 * 24 * 3600_000,
   /** A personal booking link: good for the booking season, renewed by every invitation or reminder. */
   event: 120 * 24 * 3600_000,
+  /** Between a right password and the second factor (decision 015): one sign-in, a few minutes. */
+  challenge: 5 * 60_000,
 } as const;
 
 /** Local storage keys, spec §3. */

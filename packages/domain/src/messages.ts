@@ -16,6 +16,10 @@ export const VALIDATION = {
   eventNameRequired: 'Name is required',
   eventNameMax: 'Name must be less than 60 characters',
   eventTypeRequired: 'Event type is required',
+  /** Not in the spec: a password from the lists of the commonest leaked passwords (decision 015). */
+  passwordBreached:
+    'This password is one of the most common leaked passwords and easy to guess. Please choose another.',
+  totpFormat: 'Enter the 6-digit code from your authenticator app.',
 } as const;
 
 export const AUTH_TEXT = {
@@ -83,6 +87,23 @@ export const SERVER_TEXT = {
   invalidText: 'Contains a character that is not allowed.',
   numberTooLarge: 'Too large.',
   otherSchoolEmail: 'This email is already registered with another school.',
+  // Two-factor sign-in and sessions (decision 015); the spec has no texts for them.
+  secondFactorNeeded: 'Enter the 6-digit code from your authenticator app.',
+  secondFactorWrong: 'That code is not right, or it has already been used. Please try again.',
+  challengeExpired: 'This sign-in has expired. Please log in again.',
+  signedInWithRecoveryCode: (left: number) =>
+    `Logged in with a recovery code. ${left === 1 ? '1 recovery code is' : `${left} recovery codes are`} left.`,
+  twoFactorAlreadyOn: 'Two-factor sign-in is already on.',
+  twoFactorNotStarted: 'No set-up is waiting: start again.',
+  twoFactorNotOn: 'Two-factor sign-in is not on.',
+  twoFactorOn: 'Two-factor sign-in is on. Keep your recovery codes somewhere safe.',
+  twoFactorOff: 'Two-factor sign-in is off.',
+  recoveryCodesRenewed: 'New recovery codes are ready. The old ones no longer work.',
+  codeOrPassword: 'Enter a current code from your authenticator app, or your password.',
+  wrongPassword: 'Current password is incorrect.',
+  sessionEnded: 'The session has ended.',
+  otherSessionsEnded: (count: number) =>
+    count === 1 ? '1 other session has ended.' : `${count} other sessions have ended.`,
 } as const;
 
 export const UI_TEXT = {
@@ -97,3 +118,12 @@ export const UI_TEXT = {
 export function withProduct(text: string, product: string): string {
   return text.replaceAll('{product}', product);
 }
+
+/** An event with recipients, and personal booking links (issue 11); the spec has no texts for them. */
+export const ACCESS_TEXT = {
+  notOpenToYou:
+    'This event is open only to the families the school has invited to it. Please contact the school if you should be able to book.',
+  notOpenForChild: 'This event is not open to that child.',
+  linksRevoked: (count: number) =>
+    count === 1 ? '1 personal booking link revoked.' : `${count} personal booking links revoked.`,
+} as const;

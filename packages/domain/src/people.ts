@@ -128,3 +128,7 @@ export const savedResponse = z.object({ id: z.number(), message: z.string() });
 
 export const STATUS_LABELS = { 1: 'Active', 0: 'Inactive' } as const;
 export const STATUS_ICONS = { 1: 'check_circle', 0: 'block' } as const;
+
+/** POST users/revoke-booking-links (issue 11): a parent's or student's personal booking links stop working. */
+export const revokeLinksRequest = z.strictObject({ id: idField });
+export const revokeLinksResponse = z.object({ id: z.number(), revoked: z.number(), message: z.string() });

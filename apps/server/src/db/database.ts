@@ -5,6 +5,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { scopedDialect } from './scope';
 
 export type Db = Kysely<Database>;
 
@@ -34,12 +35,14 @@ export function openDatabase(options: {
     const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+    return new Kysely<Database>({
+      dialect: scopedDialect(new PostgresDialect({ pool: withPreparedStatements(pool) })),
+    });
   }
   const dataDir = options.dataDir ?? './data';
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite({ ...pgliteOptions, ...(dataDir === ':memory:' ? {} : { dataDir }) });
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return pgliteDatabase(pglite);
 }
 
 /** The contrib extensions the migrations create (booking exclusion constraints). */
@@ -78,5 +81,5 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
 }
 
 export function pgliteDatabase(pglite: PGliteInterface): Db {
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return new Kysely<Database>({ dialect: scopedDialect(new PGliteDialect({ pglite })) });
 }

@@ -6,6 +6,10 @@ import * as events from './migrations/003-events';
 import * as booking from './migrations/004-booking';
 import * as mailAtRest from './migrations/005-mail-at-rest';
 import * as tickets from './migrations/006-tickets';
+import * as audit from './migrations/007-audit';
+import * as accountSecurity from './migrations/008-accounts';
+import * as rowLevelSecurity from './migrations/009-row-level-security';
+import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
 const migrations: Record<string, Migration> = {
@@ -15,6 +19,9 @@ const migrations: Record<string, Migration> = {
   '004-booking': booking,
   '005-mail-at-rest': mailAtRest,
   '006-tickets': tickets,
+  '007-audit': audit,
+  '008-accounts': accountSecurity,
+  '009-row-level-security': rowLevelSecurity,
 };
 
 const migratorOf = (
@@ -27,7 +34,7 @@ export async function pendingMigrations(
   // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
   db: Kysely<any>,
 ): Promise<string[]> {
-  const all = await migratorOf(db).getMigrations();
+  const all = await asOwner(() => migratorOf(db).getMigrations());
   return all.filter((migration) => !migration.executedAt).map((migration) => migration.name);
 }
 
@@ -35,7 +42,8 @@ export async function migrateToLatest(
   // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
   db: Kysely<any>,
 ): Promise<void> {
-  const { error, results } = await migratorOf(db).migrateToLatest();
+  // As the tables' owner: creating them and their policies is not the app role's to do.
+  const { error, results } = await asOwner(() => migratorOf(db).migrateToLatest());
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

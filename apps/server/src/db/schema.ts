@@ -5,7 +5,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export type TokenKind = 'access' | 'verify' | 'reset' | 'invite' | 'event';
+export type TokenKind = 'access' | 'verify' | 'reset' | 'invite' | 'event' | 'challenge';
 /** A file sent with a mail (an .ics calendar entry); content is UTF-8 text. */
 /** A file sent with a mail: text as is, or bytes in base64; an inline image carries the cid its HTML shows. */
 export type MailAttachment = {
@@ -70,6 +70,32 @@ export interface AuthTokensTable {
   /** The one event an "event" token (a personal booking link) opens. */
   event_id: number | null;
   expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+  /** An access token's last request, written at most once a minute; null until its first. */
+  last_used_at: Timestamp | null;
+  /** Where an access token signed in from (the list of one's sessions). */
+  user_agent: string | null;
+  ip: string | null;
+}
+
+/** Two-factor sign-in of one person: on once enabled_at is set, being set up before (decision 015). */
+export interface TwoFactorTable {
+  user_id: number;
+  school_id: number;
+  /** The TOTP secret, sealed (lib/secret-box.ts). */
+  secret: string;
+  enabled_at: Timestamp | null;
+  /** The time step of the last code accepted: no code of that step or earlier is accepted again. */
+  last_step: number | null;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  school_id: number;
+  code_hash: string;
   used_at: Timestamp | null;
   created_at: CreatedAt;
 }
@@ -266,11 +292,32 @@ export interface EventMembersTable {
   created_at: CreatedAt;
 }
 
+/** One change an admin or teacher made to someone else's data (decision 014); kept when its object goes. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  school_id: number;
+  created_at: CreatedAt;
+  actor_id: number | null;
+  actor_name: string;
+  actor_email: string;
+  action: string;
+  subject_type: 'person' | 'event' | 'booking' | 'ticket';
+  subject_id: number;
+  subject_label: string;
+  event_id: number | null;
+  person_ids: ColumnType<number[], number[] | undefined, number[]>;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  ip: string | null;
+  user_agent: string | null;
+}
+
 export interface Database {
   schools: SchoolsTable;
   users: UsersTable;
   user_roles: UserRolesTable;
   auth_tokens: AuthTokensTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
   tickets: TicketsTable;
@@ -287,6 +334,7 @@ export interface Database {
   bookings: BookingsTable;
   event_recipients: EventMembersTable;
   event_scanners: EventMembersTable;
+  audit_entries: AuditEntriesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,7 +1,14 @@
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { AppContext } from '../context';
 import { forbidden, tooManyRequests } from './http-error';
-import { backoffWait, LOGIN_BACKOFF, MAIL_BACKOFF, RATE_RULES, type RateRule } from './rate-limiter';
+import {
+  backoffWait,
+  LOGIN_BACKOFF,
+  MAIL_BACKOFF,
+  RATE_RULES,
+  type RateRule,
+  SECOND_FACTOR_BACKOFF,
+} from './rate-limiter';
 
 const limited = (waitMs: number) => tooManyRequests(SERVER_TEXT.rateLimited, waitMs / 1000);
 
@@ -66,14 +73,38 @@ export async function loginFailed(ctx: AppContext, ip: string): Promise<void> {
   await ctx.rateLimiter.hit(RATE_RULES.loginFailuresPerIp, ip);
 }
 
-/** The right password: the account and the pair start again, and the address is remembered. */
-export async function loginSucceeded(ctx: AppContext, ip: string, email: string): Promise<void> {
+/**
+ * The right password: the account and the pair start again, and the address is remembered — with
+ * two-factor sign-in on, only once the second factor is right too (`remember: false` until then).
+ */
+export async function loginSucceeded(
+  ctx: AppContext,
+  ip: string,
+  email: string,
+  { remember = true } = {},
+): Promise<void> {
   const pair = pairKey(ip, email);
   await Promise.all([
     ctx.rateLimiter.reset(RATE_RULES.loginFailuresPerPair, pair),
     ctx.rateLimiter.reset(LOGIN_BACKOFF, email),
-    ctx.rateLimiter.hit(RATE_RULES.loginKnownAddress, pair),
+    remember && ctx.rateLimiter.hit(RATE_RULES.loginKnownAddress, pair),
   ]);
+}
+
+/**
+ * Before a second factor (or the password that stands in for one) is checked: 429 while the address is
+ * over its failure ceiling or the account's wait runs; otherwise the attempt is counted, atomically, and
+ * secondFactorSucceeded takes it back (decision 015).
+ */
+export async function admitSecondFactor(ctx: AppContext, ip: string, userId: number): Promise<void> {
+  const ipFailures = await ctx.rateLimiter.peek(RATE_RULES.loginFailuresPerIp, ip);
+  if (ipFailures.count >= RATE_RULES.loginFailuresPerIp.max) throw limited(ipFailures.msLeft);
+  const wait = await ctx.rateLimiter.backoff(SECOND_FACTOR_BACKOFF, String(userId));
+  if (wait > 0) throw limited(wait);
+}
+
+export async function secondFactorSucceeded(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.rateLimiter.reset(SECOND_FACTOR_BACKOFF, String(userId));
 }
 
 /** A password reset proves the mailbox: the account's wait ends (OWASP's way out of a lockout). */

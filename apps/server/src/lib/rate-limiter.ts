@@ -207,6 +207,20 @@ export const LOGIN_BACKOFF = {
 } as const satisfies BackoffRule;
 
 /**
+ * Wrong second factors (a TOTP or recovery code at login; a code or the password to turn two-factor sign-in
+ * off or renew its codes) for one account, from anywhere: whoever tries already has the password, so the
+ * wait grows to 15 minutes and is kept a day — about 100 guesses a day at a one-in-300,000 chance each
+ * (decision 015). The owner is held at most 15 minutes.
+ */
+export const SECOND_FACTOR_BACKOFF = {
+  name: 'second-factor-account',
+  free: 5,
+  firstDelayMs: 1000,
+  maxDelayMs: 15 * MINUTE,
+  idleMs: 24 * HOUR,
+} as const satisfies BackoffRule;
+
+/**
  * Reset and resend mails to one address, whichever endpoint: 3 at once, then 1, 2, 4 … minutes apart, at
  * most an hour apart. A held request gets the same answer but no mail. An hour is the shortest link's life
  * (reset), so the person always holds a live link or can have a new one: a flood cannot lock them out, and

@@ -2,6 +2,7 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
+import { enterRequest, narrowToSchool } from '../db/scope';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { findSession } from '../modules/tokens/tokens.repository';
 import { PUBLIC_ROUTES } from './public-routes';
@@ -24,15 +25,22 @@ type AuthHook = (request: FastifyRequest) => Promise<void>;
 const AUTHENTICATES = Symbol('parley.authenticates');
 
 /**
- * Marks an onRequest hook as the route's authentication. It runs before the body is parsed and validated,
- * so a stranger learns nothing of a route's fields: only 401.
+ * Makes a route's authentication of its onRequest hook: it runs before the body is parsed and validated,
+ * so a stranger learns nothing of a route's fields, only 401. What it answers is the caller's school: the
+ * rest of the request then sees that school's rows only (row-level security, db/scope.ts).
  */
-export function authHook(hook: AuthHook): AuthHook {
+export function authHook(authenticate: (request: FastifyRequest) => Promise<{ schoolId: number }>): AuthHook {
+  const hook: AuthHook = async (request) => {
+    narrowToSchool((await authenticate(request)).schoolId);
+  };
   return Object.assign(hook, { [AUTHENTICATES]: true });
 }
 
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('session', null);
+  // Each request runs in its own database scope: every school until its authentication narrows it to the
+  // caller's (db/scope.ts, decision 016).
+  app.addHook('onRequest', (_request, _reply, done) => enterRequest(done));
   // Every API route authenticates or is listed as public: a route that forgot both fails the start.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -57,6 +65,7 @@ export function requireSession(db: Db, roles?: Role[]): AuthHook {
     if (!token || !found) throw unauthorized(SERVER_TEXT.unauthenticated);
     request.session = { ...found, token };
     if (roles && !roles.some((role) => found.roles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
+    return found;
   });
 }
 

@@ -12,6 +12,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/site/verify-email',
   'POST /api/site/resend-school-verification',
   'POST /api/user/login',
+  // The login's second step: the challenge from the first step is the credential
+  'POST /api/user/login-second-factor',
   'POST /api/user/logout',
   'POST /api/user/request-password-reset',
   'POST /api/user/reset-password',

@@ -3,6 +3,7 @@ import { BOOKING_TEXT, type BookingConflict, type BookingResult } from '@parley/
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database';
+import { asOwner } from '../../src/db/scope';
 import { addPerson, api, expectStatus } from '../directory/directory-helpers';
 import {
   createEvent,
@@ -516,10 +517,13 @@ describe.runIf(process.env.TEST_DB === 'pg')('booking races on PostgreSQL', () =
       // With the protections on, the same SQL finds nothing.
       expect(await findIntegrityViolations(db, [eventId])).toEqual(clean);
 
-      await sql`ALTER TABLE slots DROP CONSTRAINT slots_booked_count`.execute(db);
-      await sql`ALTER TABLE bookings DROP CONSTRAINT bookings_parent_overlap,
-        DROP CONSTRAINT bookings_student_overlap, DROP CONSTRAINT bookings_parent_teacher_once,
-        DROP CONSTRAINT bookings_student_teacher_once`.execute(db);
+      // Schema changes are the tables' owner's to make, not the app role's.
+      await asOwner(async () => {
+        await sql`ALTER TABLE slots DROP CONSTRAINT slots_booked_count`.execute(db);
+        await sql`ALTER TABLE bookings DROP CONSTRAINT bookings_parent_overlap,
+          DROP CONSTRAINT bookings_student_overlap, DROP CONSTRAINT bookings_parent_teacher_once,
+          DROP CONSTRAINT bookings_student_teacher_once`.execute(db);
+      });
 
       // Each parent fires two naive bookings at once: one of the 5 slots of teacher A, and either the next
       // slot of A (same teacher twice) or B at the same time (an overlap).

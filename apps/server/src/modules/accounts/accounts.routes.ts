@@ -11,11 +11,14 @@ import {
   tokenQuery,
   verifyEmailResponse,
 } from '@parley/domain/auth';
+import { loginOrChallengeResponse, secondFactorRequest } from '@parley/domain/two-factor';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
+import { sessionClient } from '../../lib/session-client';
 import { bearerToken } from '../../plugins/auth';
 import * as accounts from './accounts.service';
+import { completeSecondFactor } from './second-factor-login';
 
 // Spec §7 Authentication. Thin: parse, call the service, answer.
 export function accountRoutes(api: Api, ctx: AppContext): void {
@@ -42,7 +45,7 @@ export function accountRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/site/verify-email',
     { schema: { tags, querystring: tokenQuery, response: { 200: verifyEmailResponse, ...errorResponses } } },
-    (request) => accounts.verifyEmail(ctx, request.query.token),
+    (request) => accounts.verifyEmail(ctx, request.query.token, sessionClient(request)),
   );
 
   api.post(
@@ -53,8 +56,29 @@ export function accountRoutes(api: Api, ctx: AppContext): void {
 
   api.post(
     '/user/login',
-    { schema: { tags, body: loginRequest, response: { 200: loginResponse, ...errorResponses } } },
-    (request) => accounts.login(ctx, request.body, request.ip),
+    {
+      schema: {
+        tags,
+        description:
+          'A session, or — with two-factor sign-in on — `secondFactorRequired` and a challenge for POST user/login-second-factor.',
+        body: loginRequest,
+        response: { 200: loginOrChallengeResponse, ...errorResponses },
+      },
+    },
+    (request) => accounts.login(ctx, request.body, sessionClient(request)),
+  );
+
+  api.post(
+    '/user/login-second-factor',
+    {
+      schema: {
+        tags,
+        description: "The login's second step: the challenge and a 6-digit code or a recovery code.",
+        body: secondFactorRequest,
+        response: { 200: loginResponse, ...errorResponses },
+      },
+    },
+    (request) => completeSecondFactor(ctx, request.body, sessionClient(request)),
   );
 
   api.post(

@@ -2,6 +2,7 @@ import type { LoginRequest, SignupRequest } from '@parley/domain/auth';
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
+import { assertNotBreached } from '../../lib/breached-passwords';
 import { badRequest, forbidden, HttpError, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import {
@@ -13,6 +14,7 @@ import {
   mayMail,
 } from '../../lib/rate-limit';
 import { RATE_RULES } from '../../lib/rate-limiter';
+import type { SessionClient } from '../../lib/session-client';
 import { hashToken } from '../../lib/tokens';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { passwordResetMail, schoolVerificationMail } from '../../mail/templates';
@@ -38,6 +40,7 @@ import {
   findSchoolByVerifyTokenHash,
   markSchoolVerified,
 } from './accounts.repository';
+import { twoFactorEnabled } from './two-factor.repository';
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
@@ -51,6 +54,7 @@ const invalidToken = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [SERVER
 /** Registers a school with its first admin (pending until the emailed link is opened). */
 export async function signup(ctx: AppContext, input: SignupRequest & { email: string }, ip: string) {
   await enforceRateLimit(ctx, [[RATE_RULES.signupPerIp, ip]]);
+  assertNotBreached(input.password);
   const passwordHash = await hashPassword(input.password);
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -117,8 +121,11 @@ export async function verifySchool(ctx: AppContext, rawToken: string | undefined
   return { message: SERVER_TEXT.schoolVerified(ctx.config.appName) };
 }
 
-/** An email-confirmation link: confirms the address (and the school, for its first admin) and signs in. */
-export async function verifyEmail(ctx: AppContext, rawToken: string | undefined) {
+/**
+ * An email-confirmation link: confirms the address (and the school, for its first admin) and signs in —
+ * unless two-factor sign-in is on: a mailbox is no second factor, so that person logs in.
+ */
+export async function verifyEmail(ctx: AppContext, rawToken: string | undefined, client: SessionClient) {
   const token = requireToken(rawToken);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await consumeToken(trx, token, 'verify');
@@ -126,11 +133,9 @@ export async function verifyEmail(ctx: AppContext, rawToken: string | undefined)
     await markEmailVerified(trx, row.user_id);
     await markSchoolVerified(trx, row.school_id);
     await revokeTokens(trx, row.user_id, ['verify']);
-    const accessToken = await issueToken(trx, {
-      userId: row.user_id,
-      schoolId: row.school_id,
-      kind: 'access',
-    });
+    const owner = { userId: row.user_id, schoolId: row.school_id };
+    if (await twoFactorEnabled(trx, owner)) return { accessToken: null, message: 'Email verified.' };
+    const accessToken = await issueToken(trx, { ...owner, kind: 'access', client });
     return { accessToken, message: 'Email verified.' };
   });
 }
@@ -155,8 +160,12 @@ async function resendVerificationMail(ctx: AppContext, user: User) {
   await mailNewLink(ctx, user, school, 'verify', schoolVerificationMail);
 }
 
-/** Throttled by failures, per account and per address, never by successes (decision 010). */
-export async function login(ctx: AppContext, input: LoginRequest & { email: string }, ip: string) {
+/**
+ * Throttled by failures, per account and per address, never by successes (decision 010). With two-factor
+ * sign-in on, the right password earns a short-lived challenge instead of a session (decision 015).
+ */
+export async function login(ctx: AppContext, input: LoginRequest & { email: string }, client: SessionClient) {
+  const { ip } = client;
   await admitLogin(ctx, { ip, email: input.email, botCheckToken: input.botCheckToken });
   const found = await findUserWithSchool(ctx.db, { email: input.email });
   // Verify even when there is no account, so the answer takes as long either way.
@@ -165,19 +174,31 @@ export async function login(ctx: AppContext, input: LoginRequest & { email: stri
     await loginFailed(ctx, ip);
     throw new HttpError(422, SERVER_TEXT.invalidCredentials);
   }
-  await loginSucceeded(ctx, ip, input.email);
+  const owner = { userId: found.id, schoolId: found.school_id };
+  const secondFactor = await twoFactorEnabled(ctx.db, owner);
+  // The address is remembered (decision 010) once the whole login has succeeded.
+  await loginSucceeded(ctx, ip, input.email, { remember: !secondFactor });
   if (!found.schoolVerifiedAt) throw forbidden(SERVER_TEXT.schoolNotVerified);
   if (found.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);
-  return startSession(ctx, found.id, 'Logged in.');
+  if (secondFactor) {
+    const challenge = await issueToken(ctx.db, { ...owner, kind: 'challenge' });
+    return { secondFactorRequired: true as const, challenge, message: SERVER_TEXT.secondFactorNeeded };
+  }
+  return startSession(ctx, found.id, 'Logged in.', client);
 }
 
 /** A fresh access token for the user, counted as a login. */
-export async function startSession(ctx: AppContext, userId: number, message: string) {
+export async function startSession(ctx: AppContext, userId: number, message: string, client?: SessionClient) {
   return ctx.db.transaction().execute(async (trx) => {
     await countLogin(trx, userId);
     const user = await findUserWithSchool(trx, { id: userId });
     if (!user) throw new HttpError(404, SERVER_TEXT.notFound);
-    const accessToken = await issueToken(trx, { userId, schoolId: user.school_id, kind: 'access' });
+    const accessToken = await issueToken(trx, {
+      userId,
+      schoolId: user.school_id,
+      kind: 'access',
+      ...(client && { client }),
+    });
     const roles = await findRoles(trx, userId);
     return { accessToken, user: toCurrentUser(user, roles, user.schoolName, accessToken), message };
   });
@@ -223,6 +244,7 @@ async function mailNewLink(
 /** A reset signs the user out everywhere: whoever knew the old password loses their session. */
 export async function resetPassword(ctx: AppContext, rawToken: string | undefined, password: string) {
   const token = requireToken(rawToken);
+  assertNotBreached(password);
   const passwordHash = await hashPassword(password);
   const userId = await ctx.db.transaction().execute(async (trx) => {
     const row = await consumeToken(trx, token, 'reset');

@@ -1,10 +1,13 @@
+import { isOpen, type OpenStudents, openStudents } from '@parley/domain/event-access';
+import { ACCESS_TEXT } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
+import { forbidden } from '../../lib/http-error';
 import { bearerToken } from '../../plugins/auth';
 import { findSession } from '../tokens/tokens.repository';
 import { findRoles } from '../users/users.repository';
-import { findEventLink } from './booking.repository';
+import { findEventLink, recipientAccess } from './booking.repository';
 
 /**
  * Who is booking: a logged-in user (bearer token), or an invited parent or student identified by the
@@ -64,4 +67,28 @@ export function bookingRole(booker: Booker): 'parent' | 'student' | null {
   if (booker.roles.includes('parent')) return 'parent';
   if (booker.roles.includes('student')) return 'student';
   return null;
+}
+
+type Family = { role: 'parent' | 'student'; userId: number };
+
+/** The students this family may book for in the event: its recipients decide, when it has any (issue 11). */
+export async function openTo(
+  db: Db,
+  event: { id: number; school_id: number },
+  family: Family,
+): Promise<OpenStudents> {
+  const access = await recipientAccess(db, event.school_id, event.id, family.userId);
+  return openStudents(
+    access,
+    family.role === 'parent'
+      ? { role: 'parent', userId: family.userId, children: access.children }
+      : { role: 'student', userId: family.userId, parents: access.parents },
+  );
+}
+
+/** 403 for a family the event's recipients leave out; else the students they may book for. */
+export async function requireOpen(db: Db, event: { id: number; school_id: number }, family: Family) {
+  const open = await openTo(db, event, family);
+  if (!isOpen(open)) throw forbidden(ACCESS_TEXT.notOpenToYou);
+  return open;
 }

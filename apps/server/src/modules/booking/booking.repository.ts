@@ -601,3 +601,32 @@ export function openEventsFor(
     .orderBy('e.id')
     .execute();
 }
+
+/**
+ * What an event's recipient list says about one family member, in one read: whether the list names
+ * anyone, which of the member, their children and their parents it names, and those children and parents.
+ */
+export async function recipientAccess(db: Db, schoolId: number, eventId: number, userId: number) {
+  const family = sql`(select ps.student_id from parent_students ps where ps.school_id = ${schoolId} and ps.parent_id = ${userId}
+    union select ps.parent_id from parent_students ps where ps.school_id = ${schoolId} and ps.student_id = ${userId})`;
+  const row = await db
+    .selectNoFrom([
+      sql<boolean>`exists (select 1 from event_recipients r where r.school_id = ${schoolId} and r.event_id = ${eventId})`.as(
+        'any',
+      ),
+      sql<number[]>`array(select r.user_id from event_recipients r where r.school_id = ${schoolId}
+        and r.event_id = ${eventId} and (r.user_id = ${userId} or r.user_id in ${family}))`.as('among'),
+      sql<
+        number[]
+      >`array(select ps.student_id from parent_students ps where ps.school_id = ${schoolId} and ps.parent_id = ${userId})`.as(
+        'children',
+      ),
+      sql<
+        number[]
+      >`array(select ps.parent_id from parent_students ps where ps.school_id = ${schoolId} and ps.student_id = ${userId})`.as(
+        'parents',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  return { any: row.any, among: new Set(row.among), children: row.children, parents: row.parents };
+}

@@ -23,6 +23,7 @@ import { eventIdQuery, eventScopedQuery } from '@parley/domain/events';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { authHook, requireSession, sessionOf } from '../../plugins/auth';
 import { resolveBooker } from './booker';
@@ -42,6 +43,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   const family = {
     onRequest: authHook(async (request) => {
       request.booker = booking.requireBooker(await resolveBooker(ctx.db, request));
+      return request.booker;
     }),
   };
   const booker = (request: FastifyRequest) => {
@@ -151,7 +153,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.removeBooking(ctx, booker(request), request.query.eventId, request.body.bookingId),
+      booking.removeBooking(
+        ctx,
+        booker(request),
+        request.query.eventId,
+        request.body.bookingId,
+        actorOf(request, booker(request)),
+      ),
   );
 
   api.post(
@@ -181,6 +189,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         { ...sessionOf(request), viaLink: false, linkEventId: null },
         request.query.id,
         request.body,
+        actorOf(request, sessionOf(request)),
       ),
   );
 
@@ -197,7 +206,13 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      booking.confirmBooking(ctx, sessionOf(request).schoolId, request.query.eventId, request.body.bookingId),
+      booking.confirmBooking(
+        ctx,
+        sessionOf(request).schoolId,
+        request.query.eventId,
+        request.body.bookingId,
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.get(

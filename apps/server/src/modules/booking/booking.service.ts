@@ -9,16 +9,20 @@ import {
   type UpdateSlotByAdminRequest,
   type UpdateSlotForBookingRequest,
 } from '@parley/domain/booking';
+import { isOpen, isOpenFor, type OpenStudents } from '@parley/domain/event-access';
 import { EVENT_GROUPS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
-import { SERVER_TEXT } from '@parley/domain/messages';
+import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
 import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import type { Actor } from '../../lib/actor';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
 import { withTransactionRetry } from '../../lib/transaction-retry';
+import { recordAudit } from '../audit/audit.service';
+import { bookingChangeEntry, bookingEntry } from '../audit/audit-entries';
 import * as events from '../events/events.repository';
 import { issueTickets } from '../tickets/tickets.service';
-import { type Booker, bookerFor, bookingRole } from './booker';
+import { type Booker, bookerFor, bookingRole, openTo, requireOpen } from './booker';
 import * as repo from './booking.repository';
 import { mailBookingChange } from './booking-mails';
 import { bookingEventView, childrenView, gridView, myBookingView, teachersView } from './booking-views';
@@ -52,6 +56,15 @@ async function eventFor(ctx: AppContext, booker: Booker, eventId: number) {
   const event = await repo.findEventById(ctx.db, booker.schoolId, eventId);
   if (!event || !bookerFor(booker, event)) throw notFound(EVENT_TEXT.notFound);
   return event;
+}
+
+/** Every item's student must be one the event is open to (a field error names the first that is not). */
+function checkOpenFor(open: OpenStudents, studentIds: Array<number | null>) {
+  const index = studentIds.findIndex((id) => !isOpenFor(open, id));
+  if (index >= 0)
+    throw unprocessable(ACCESS_TEXT.notOpenForChild, {
+      [`items.${index}.studentId`]: [ACCESS_TEXT.notOpenForChild],
+    });
 }
 
 // ── reading ──────────────────────────────────────────────────────────────────────────────────────────
@@ -100,8 +113,17 @@ export async function bookingPage(
   if (event.status !== 1) throw conflict(EVENT_TEXT.disabledNotice);
   const booker = bookerFor(viewer, event);
   const role = booker ? bookingRole(booker) : null;
-  const party = booker && role ? partyOf(booker) : null;
+  let party = booker && role ? partyOf(booker) : null;
   const db = ctx.db;
+  let open: OpenStudents = 'all';
+  if (booker && party) {
+    open = await openTo(db, event, party);
+    // A family the recipients leave out is refused; an admin who is also a parent still sees the page.
+    if (!isOpen(open)) {
+      if (!isAdmin(booker)) throw forbidden(ACCESS_TEXT.notOpenToYou);
+      party = null;
+    }
+  }
   const [sections, user, childRows] = await Promise.all([
     events.listSections(db, event.school_id, event.id),
     party ? repo.findUser(db, event.school_id, party.userId) : Promise.resolve(undefined),
@@ -112,7 +134,10 @@ export async function bookingPage(
   const isPt = event.group_int === EVENT_GROUPS.parentTeacher;
   const eventTeacherRows = isPt ? await repo.eventTeachers(db, event.school_id, event.id) : [];
   const inEvent = new Set(eventTeacherRows.map((teacher) => teacher.teacher_id));
-  const children = childrenView(childRows, inEvent);
+  const children = childrenView(
+    childRows.filter((row) => isOpenFor(open, row.student_id)),
+    inEvent,
+  );
   const preselected = children.flatMap((child) =>
     child.teachers.filter((teacher) => teacher.inEvent).map((teacher) => teacher.teacherId),
   );
@@ -161,6 +186,7 @@ export async function userSlots(
   const party: Party = asAdmin
     ? { role: 'parent', userId: parentId, parentId, studentId: null }
     : partyOf(booker);
+  await requireOpen(ctx.db, event, party);
   const teacherIds =
     event.group_int === EVENT_GROUPS.parentTeacher && items ? items.map((item) => item.teacherId) : undefined;
   const { grid, bookings } = await partyGrid(ctx.db, event, party, teacherIds);
@@ -176,7 +202,9 @@ export async function bookingDataForStudent(
 ) {
   const event = await eventFor(ctx, booker, eventId);
   const party = partyOf(booker);
+  const open = await requireOpen(ctx.db, event, party);
   await checkStudents(ctx.db, event.school_id, party, [studentId]);
+  if (!isOpenFor(open, studentId)) throw forbidden(ACCESS_TEXT.notOpenForChild);
   const [rows, teachers, mine] = await Promise.all([
     repo.childrenWithTeachers(ctx.db, event.school_id, { studentId }),
     repo.eventTeachers(ctx.db, event.school_id, event.id),
@@ -195,6 +223,8 @@ export async function bookingDataForStudent(
 /** POST events/data-for-subject-teacher-selector: the event's teachers with their subjects. */
 export async function subjectTeacherSelector(ctx: AppContext, booker: Booker, eventId: number) {
   const event = await eventFor(ctx, booker, eventId);
+  // A family the recipients leave out learns nothing of the event; staff may look.
+  if (bookingRole(booker)) await requireOpen(ctx.db, event, partyOf(booker));
   return { teachers: teachersView(await repo.eventTeachers(ctx.db, event.school_id, event.id)) };
 }
 
@@ -205,10 +235,16 @@ export async function arrange(ctx: AppContext, booker: Booker, eventId: number, 
   const event = await eventFor(ctx, booker, eventId);
   const party = partyOf(booker);
   const items = body.items.map((item) => ({ ...item, subjectId: item.subjectId ?? null }));
+  // A family the recipients leave out is refused before anything about its children is said.
+  const open = await requireOpen(ctx.db, event, party);
   await checkStudents(
     ctx.db,
     event.school_id,
     party,
+    items.map((item) => item.studentId),
+  );
+  checkOpenFor(
+    open,
     items.map((item) => item.studentId),
   );
   const [slots, mine, sections] = await Promise.all([
@@ -328,6 +364,8 @@ type Change = {
   idempotencyKey: string | null;
   /** Admins may book outside the booking window and for any family. */
   byAdmin: boolean;
+  /** Who acts for the family (byAdmin): the change goes in the audit trail. */
+  actor?: Actor;
 };
 
 /** Field checks of the items that need no database: guests and gown size within the event's options. */
@@ -486,8 +524,11 @@ async function applyChange(
       )
     : [];
   const after = await repo.partyBookings(trx, schoolId, event.id, party);
+  const createdRows = after.filter((row) => created.includes(row.id));
+  if (change.byAdmin && change.actor)
+    await recordAudit(trx, change.actor, bookingChangeEntry(event, createdRows, cancelled));
   await mailBookingChange(ctx, trx, event, family, {
-    created: after.filter((row) => created.includes(row.id)),
+    created: createdRows,
     cancelled,
     all: after,
     tickets,
@@ -543,6 +584,9 @@ async function runChange(
           const view = bookingEventView(event, [], new Date());
           if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
         }
+        // New bookings, the family's or an admin's on their behalf, only for whom the recipients allow: a
+        // family left out is refused before anything is said about its children.
+        const open = change.items.length > 0 ? await requireOpen(trx, event, party) : 'all';
         checkItems(event, change.items);
         checkChildren(
           party,
@@ -557,6 +601,10 @@ async function runChange(
           throw unprocessable(BOOKING_TEXT.notYourChild, {
             'items.0.studentId': [BOOKING_TEXT.notYourChild],
           });
+        checkOpenFor(
+          open,
+          change.items.map((item) => (party.role === 'student' ? party.userId : item.studentId)),
+        );
         if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
         return applyChange(ctx, trx, event, party, family, booker.userId, change);
       }),
@@ -625,7 +673,13 @@ function partyOfBooking(booking: { parent_id: number | null; student_id: number 
  * POST events/remove-booking?eventId: a family cancels their own booking while booking is open; an admin
  * removes any booking of the school's event. The family is told either way.
  */
-export async function removeBooking(ctx: AppContext, booker: Booker, eventId: number, bookingId: number) {
+export async function removeBooking(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  bookingId: number,
+  actor: Actor,
+) {
   const admin = isAdmin(booker);
   const booking = await liveBooking(ctx.db, booker.schoolId, eventId, bookingId);
   const own = bookingRole(booker) !== null ? partyOf(booker) : null;
@@ -640,6 +694,7 @@ export async function removeBooking(ctx: AppContext, booker: Booker, eventId: nu
     cancelBookingIds: [bookingId],
     idempotencyKey: null,
     byAdmin: !ownsIt,
+    actor,
   });
 }
 
@@ -649,6 +704,7 @@ export async function updateSlotByAdmin(
   booker: Booker,
   eventId: number,
   body: UpdateSlotByAdminRequest,
+  actor: Actor,
 ) {
   let party: Party;
   let studentId = body.studentId ?? null;
@@ -690,11 +746,18 @@ export async function updateSlotByAdmin(
     cancelBookingIds: body.bookingId !== undefined ? [body.bookingId] : [],
     idempotencyKey: null,
     byAdmin: true,
+    actor,
   });
 }
 
 /** POST events/confirm-booking?eventId: the school confirms a booking; the family gets the confirmation. */
-export async function confirmBooking(ctx: AppContext, schoolId: number, eventId: number, bookingId: number) {
+export async function confirmBooking(
+  ctx: AppContext,
+  schoolId: number,
+  eventId: number,
+  bookingId: number,
+  actor: Actor,
+) {
   return ctx.db.transaction().execute(async (trx) => {
     const event = await repo.findEventById(trx, schoolId, eventId);
     if (!event) throw notFound(EVENT_TEXT.notFound);
@@ -704,6 +767,7 @@ export async function confirmBooking(ctx: AppContext, schoolId: number, eventId:
     const family = await repo.lockParty(trx, schoolId, party.userId);
     const all = await repo.partyBookings(trx, schoolId, eventId, party);
     const created = all.filter((row) => row.id === bookingId);
+    await recordAudit(trx, actor, bookingEntry('booking.confirmed', event, created[0]));
     await mailBookingChange(ctx, trx, event, family, { created, cancelled: [], all, confirmation: true });
     return {
       message: BOOKING_TEXT.confirmed,

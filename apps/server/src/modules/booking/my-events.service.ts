@@ -14,7 +14,7 @@ import * as events from '../events/events.repository';
 import { plural } from '../events/events.service';
 import { sectionLabel } from '../events/slot-planner';
 import type { Booker } from './booker';
-import { bookerFor } from './booker';
+import { bookerFor, bookingRole, requireOpen } from './booker';
 import * as repo from './booking.repository';
 import { bookingCalendar, calendarAttachment } from './booking-mails';
 
@@ -178,6 +178,9 @@ export async function calendarFileFor(ctx: AppContext, booker: Booker, eventId: 
     studentId: isParent ? null : booker.userId,
   });
   if (mine.length > 0) return bookingCalendar(ctx, event, mine, []);
+  // A family the event's recipients leave out gets no entry for it (staff do).
+  const role = bookingRole(booker);
+  if (role) await requireOpen(ctx.db, event, { role, userId: booker.userId });
   // No appointments: the event itself (spec §9: default location "School", notes "School meeting event").
   const sections = await events.listSections(ctx.db, event.school_id, event.id);
   const host = new URL(ctx.config.appUrl).hostname;

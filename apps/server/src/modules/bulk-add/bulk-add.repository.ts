@@ -1,6 +1,7 @@
 import type { Role } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { emailSchools } from '../users/users.repository';
 
 const CHUNK = 1000;
 
@@ -10,19 +11,22 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-/** Who already owns each email: this school (with which roles) or another. One query for the whole file. */
+/**
+ * Who already owns each email: this school (with which roles) or another. One query per thousand emails;
+ * another school's account shows only as its school (the one cross-school read row-level security allows).
+ */
 export async function emailOwners(db: Db, emails: string[]) {
-  const owners = new Map<string, { schoolId: number; userId: number; roles: Role[] }>();
+  const owners = new Map<string, { schoolId: number; roles: Role[] }>();
   for (const part of chunks([...new Set(emails)])) {
     if (part.length === 0) continue;
     const rows = await db
-      .selectFrom('users as u')
+      .selectFrom(emailSchools(part).as('e'))
+      .leftJoin('users as u', 'u.email', 'e.email')
       .leftJoin('user_roles as r', 'r.user_id', 'u.id')
-      .select(['u.id', 'u.email', 'u.school_id', 'r.role'])
-      .where('u.email', 'in', part)
+      .select(['e.email', 'e.school_id', 'r.role'])
       .execute();
     for (const row of rows) {
-      const owner = owners.get(row.email) ?? { schoolId: row.school_id, userId: row.id, roles: [] };
+      const owner = owners.get(row.email) ?? { schoolId: row.school_id, roles: [] };
       if (row.role) owner.roles.push(row.role);
       owners.set(row.email, owner);
     }

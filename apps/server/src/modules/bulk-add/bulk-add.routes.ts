@@ -1,6 +1,8 @@
 import { bulkQuery, bulkRequest } from '@parley/domain/bulk-add';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { bulkAddFamilies, bulkAddTeachers } from './bulk-add.service';
@@ -42,15 +44,18 @@ const familyResult = z.object({
   ),
 });
 
-const bulkOptions = (request: {
-  session: Session | null;
-  body: { csv: string };
-  query: { confirm?: string | undefined; send_invite?: string | undefined };
-}) => ({
+const bulkOptions = (
+  request: FastifyRequest & {
+    session: Session | null;
+    body: { csv: string };
+    query: { confirm?: string | undefined; send_invite?: string | undefined };
+  },
+) => ({
   schoolId: sessionOf(request).schoolId,
   csv: request.body.csv,
   confirm: request.query.confirm === 'true',
   sendInvite: request.query.send_invite === 'true',
+  actor: actorOf(request, sessionOf(request)),
 });
 
 // Spec §7: bulk-add-teachers (preview), then ?confirm=true&send_invite={bool}; the same for families.

@@ -12,10 +12,13 @@ import { TOKEN_TTL_MS } from '@parley/domain/constants';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import type { Actor } from '../../lib/actor';
 import { unprocessable } from '../../lib/http-error';
 import { newToken } from '../../lib/tokens';
 import { invitationMail } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
+import { recordAudit } from '../audit/audit.service';
+import { personSubject } from '../audit/audit-entries';
 import { subjectIdsByName } from '../subjects/subjects.repository';
 import * as repo from './bulk-add.repository';
 
@@ -50,6 +53,7 @@ async function writePeople(
   schoolId: number,
   people: Array<Person & { role: Role }>,
   sendInvite: boolean,
+  actor: Actor,
 ) {
   const unique = new Map<string, Person>();
   for (const person of people) if (!unique.has(person.email)) unique.set(person.email, person);
@@ -60,10 +64,29 @@ async function writePeople(
     return userId ? [{ userId, role: p.role }] : [];
   });
   const added = await repo.grantRoles(trx, schoolId, dedupe(grants));
+  const byId = new Map([...unique.values()].map((p) => [ids.get(p.email), p]));
+  await recordAudit(
+    trx,
+    actor,
+    added.map(({ userId, role }) => {
+      const person = byId.get(userId);
+      return (
+        person && {
+          action: before.has(person.email) ? 'person.role_added' : 'person.created',
+          subject: personSubject({
+            id: userId,
+            first_name: person.firstName,
+            last_name: person.lastName,
+            email: person.email,
+          }),
+          detail: { role, via: 'bulk-add' },
+        }
+      );
+    }),
+  );
   let invited = 0;
   if (sendInvite && added.length) {
     const school = await findSchool(trx, schoolId);
-    const byId = new Map([...unique.values()].map((p) => [ids.get(p.email), p]));
     const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.invite);
     // One invitation per person: the first new role (a parent who is also a teacher accepts once).
     const firstRole = new Map<number, Role>();
@@ -104,7 +127,7 @@ function dedupe(grants: Array<{ userId: number; role: Role }>) {
   });
 }
 
-type Options = { schoolId: number; csv: string; confirm: boolean; sendInvite: boolean };
+type Options = { schoolId: number; csv: string; confirm: boolean; sendInvite: boolean; actor: Actor };
 
 /**
  * The shared shape of a bulk add: check every row against what the school holds, and on confirm write
@@ -131,7 +154,14 @@ async function bulkAdd<Row extends { status: RowStatus }>(
       invited: 0,
     };
     if (options.confirm && good.length) {
-      const written = await writePeople(ctx, db, options.schoolId, input.people(good), options.sendInvite);
+      const written = await writePeople(
+        ctx,
+        db,
+        options.schoolId,
+        input.people(good),
+        options.sendInvite,
+        options.actor,
+      );
       await input.link(db, good, written.ids);
       Object.assign(summary, {
         created: written.created,

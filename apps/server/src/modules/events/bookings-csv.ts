@@ -6,7 +6,7 @@ import { perInstant } from './slot-planner';
 // The bookings download (events/download-bookings): opens correctly in Excel — UTF-8 with a byte-order
 // mark, CRLF rows, quoted fields — with dates and times on the school's wall clock.
 
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
 /** Quotes a field when needed, and defuses text a spreadsheet would run as a formula. */
 export function csvField(value: string | number | null | undefined): string {

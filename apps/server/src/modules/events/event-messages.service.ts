@@ -1,8 +1,11 @@
 import { bookingPath, EVENT_TEXT, type EventMessageType } from '@parley/domain/events';
 import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
 import { conflict, notFound } from '../../lib/http-error';
 import { enqueueMails } from '../../mail/outbox.repository';
 import { eventMessageMail } from '../../mail/templates';
+import { recordAudit } from '../audit/audit.service';
+import { eventSubject } from '../audit/audit-entries';
 import { issueEventLinks } from '../tokens/tokens.repository';
 import * as repo from './events.repository';
 import { loadSchool } from './sections.service';
@@ -19,6 +22,7 @@ async function send(
   eventId: number,
   kind: EventMessageType,
   audience: Audience,
+  actor: Actor,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const event = await repo.findEvent(trx, schoolId, eventId);
@@ -63,6 +67,18 @@ async function send(
         ),
       ),
     );
+    if (recipients.length > 0)
+      await recordAudit(trx, actor, {
+        action: 'message.sent',
+        subject: eventSubject(event),
+        eventId,
+        people: recipients.map((recipient) => recipient.id),
+        detail: {
+          message: kind,
+          audience: audience.userId !== undefined ? 'one' : audience.notBooked ? 'notBooked' : 'all',
+          recipients: recipients.length,
+        },
+      });
     const what = kind === 'inviteToBook' ? 'Invitation' : 'Reminder';
     const sent = recipients.length;
     return {
@@ -81,8 +97,9 @@ export function sendToRecipients(
   eventId: number,
   kind: EventMessageType,
   audience: 'all' | 'notBooked',
+  actor: Actor,
 ) {
-  return send(ctx, schoolId, eventId, kind, { notBooked: audience === 'notBooked' });
+  return send(ctx, schoolId, eventId, kind, { notBooked: audience === 'notBooked' }, actor);
 }
 
 export function sendToOneRecipient(
@@ -91,6 +108,7 @@ export function sendToOneRecipient(
   eventId: number,
   userId: number,
   kind: EventMessageType,
+  actor: Actor,
 ) {
-  return send(ctx, schoolId, eventId, kind, { notBooked: false, userId });
+  return send(ctx, schoolId, eventId, kind, { notBooked: false, userId }, actor);
 }

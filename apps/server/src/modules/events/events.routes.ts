@@ -31,6 +31,7 @@ import {
 } from '@parley/domain/events';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
@@ -96,7 +97,14 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(createdResponse),
       },
     },
-    (request) => events.updateEvent(ctx, school(request), request.query.id, request.body),
+    (request) =>
+      events.updateEvent(
+        ctx,
+        school(request),
+        request.query.id,
+        request.body,
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.post(
@@ -117,6 +125,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         school(request),
         request.query.id,
         request.body?.bookingNotifications,
+        actorOf(request, sessionOf(request)),
       ),
   );
 
@@ -132,7 +141,14 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(createdResponse),
       },
     },
-    (request) => events.deleteEvent(ctx, school(request), request.query.id, request.body?.confirm === true),
+    (request) =>
+      events.deleteEvent(
+        ctx,
+        school(request),
+        request.query.id,
+        request.body?.confirm === true,
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.post(

@@ -22,8 +22,11 @@ import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { EventsTable } from '../../db/schema';
+import type { Actor } from '../../lib/actor';
 import { conflict, notFound, unprocessable } from '../../lib/http-error';
 import { newPublicCode } from '../../lib/tokens';
+import { recordAudit } from '../audit/audit.service';
+import { bookingPeople, eventSubject, eventUpdateEntry } from '../audit/audit-entries';
 import { findEventType, listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
 import {
@@ -398,6 +401,7 @@ export async function updateEvent(
   schoolId: number,
   eventId: number,
   body: EventUpdateRequest,
+  actor: Actor,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const event = await repo.lockEvent(trx, schoolId, eventId);
@@ -457,6 +461,7 @@ export async function updateEvent(
     if (fields.capacity !== undefined && fields.capacity !== event.capacity) {
       await setCapacity(trx, schoolId, eventId, Number(fields.capacity));
     }
+    await recordAudit(trx, actor, eventUpdateEntry(event, fields, school.timezone, cancelled));
     return {
       id: eventId,
       message: cancelled
@@ -482,12 +487,14 @@ export async function toggleBookingNotifications(
   schoolId: number,
   eventId: number,
   value: boolean | undefined,
+  actor: Actor,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const event = await repo.lockEvent(trx, schoolId, eventId);
     if (!event) throw notFound(EVENT_TEXT.notFound);
     const next = value ?? !event.booking_notifications;
     await repo.updateEvent(trx, schoolId, eventId, { booking_notifications: next });
+    await recordAudit(trx, actor, eventUpdateEntry(event, { booking_notifications: next }, 'UTC'));
     return {
       bookingNotifications: next,
       message: next ? EVENT_TEXT.notificationsOn : EVENT_TEXT.notificationsOff,
@@ -496,7 +503,13 @@ export async function toggleBookingNotifications(
 }
 
 /** Deletes an event; one with live bookings needs confirm, and then its families are told. */
-export async function deleteEvent(ctx: AppContext, schoolId: number, eventId: number, confirm: boolean) {
+export async function deleteEvent(
+  ctx: AppContext,
+  schoolId: number,
+  eventId: number,
+  confirm: boolean,
+  actor: Actor,
+) {
   return ctx.db.transaction().execute(async (trx) => {
     const event = await repo.lockEvent(trx, schoolId, eventId);
     if (!event) throw notFound(EVENT_TEXT.notFound);
@@ -505,6 +518,13 @@ export async function deleteEvent(ctx: AppContext, schoolId: number, eventId: nu
     const school = await loadSchool(trx, schoolId);
     if (live.length > 0 && !confirm) throw affectedConflict(live, school.timezone, 'Deleting this event');
     await cancelAndNotify(ctx, trx, school, event, live, 'eventDeleted');
+    await recordAudit(trx, actor, {
+      action: 'event.deleted',
+      subject: eventSubject(event),
+      eventId,
+      people: bookingPeople(live),
+      detail: { bookingsCancelled: live.length },
+    });
     await repo.deleteEvent(trx, schoolId, eventId);
     return { id: eventId, message: EVENT_TEXT.deleted };
   });

@@ -9,6 +9,7 @@ import {
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
+import { sessionClient } from '../../lib/session-client';
 import * as invitations from './invitations.service';
 
 const acceptEndpoints: Array<[string, Role]> = [
@@ -40,7 +41,14 @@ export function invitationRoutes(api: Api, ctx: AppContext): void {
     api.post(
       path,
       { schema: { tags, body: setPasswordRequest, response: { 200: loginResponse, ...errorResponses } } },
-      (request) => invitations.acceptWithPassword(ctx, roles, request.body.token, request.body.password),
+      (request) =>
+        invitations.acceptWithPassword(
+          ctx,
+          roles,
+          request.body.token,
+          request.body.password,
+          sessionClient(request),
+        ),
     );
   }
 

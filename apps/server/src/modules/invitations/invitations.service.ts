@@ -2,9 +2,11 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import { assertNotBreached } from '../../lib/breached-passwords';
 import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
 import { mayMail } from '../../lib/rate-limit';
+import type { SessionClient } from '../../lib/session-client';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { invitationMail } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
@@ -18,6 +20,7 @@ import {
   grantRole,
   markRoleAccepted,
   pendingInvitedRoles,
+  schoolOfEmail,
   setPassword,
   updateProfile,
 } from '../users/users.repository';
@@ -36,8 +39,10 @@ export async function inviteUser(
   invitee: Invitee,
   options: { sendMail: boolean } = { sendMail: true },
 ): Promise<{ userId: number; created: boolean; roleAdded: boolean }> {
+  // This school's account of that email (row-level security hides another school's) ...
   const existing = await findUserByEmail(db, invitee.email);
-  if (existing && existing.school_id !== schoolId) {
+  const owner = existing ? existing.school_id : await schoolOfEmail(db, invitee.email);
+  if (owner !== undefined && owner !== schoolId) {
     throw conflict(SERVER_TEXT.otherSchoolEmail, { email: [SERVER_TEXT.otherSchoolEmail] });
   }
   const user =
@@ -120,7 +125,14 @@ export async function readInvitation(ctx: AppContext, role: Role, token: string 
 }
 
 /** Sets the password from an invitation link (for the roles allowed on that endpoint) and signs in. */
-export async function acceptWithPassword(ctx: AppContext, roles: Role[], token: string, password: string) {
+export async function acceptWithPassword(
+  ctx: AppContext,
+  roles: Role[],
+  token: string,
+  password: string,
+  client?: SessionClient,
+) {
+  assertNotBreached(password);
   const passwordHash = await hashPassword(password);
   const userId = await ctx.db.transaction().execute(async (trx) => {
     const live = await findLiveToken(trx, token, 'invite');
@@ -140,7 +152,7 @@ export async function acceptWithPassword(ctx: AppContext, roles: Role[], token: 
     await revokeTokens(trx, used.user_id, ['invite']);
     return used.user_id;
   });
-  return startSession(ctx, userId, SERVER_TEXT.passwordSet);
+  return startSession(ctx, userId, SERVER_TEXT.passwordSet, client);
 }
 
 /**

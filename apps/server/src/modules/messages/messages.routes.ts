@@ -10,6 +10,7 @@ import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { Role } from '@parley/domain/roles';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { unprocessable } from '../../lib/http-error';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
@@ -57,12 +58,19 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
       const role = inviteMessages[messageTypeName];
       if (role) {
         if (!data) throw unprocessable(SERVER_TEXT.invalidInput, { 'data.userId': [VALIDATION.required] });
-        return sendInvite(ctx, school(request), data.userId, role);
+        return sendInvite(ctx, school(request), data.userId, role, actorOf(request, sessionOf(request)));
       }
       if (isEventMessage(messageTypeName)) {
         const eventId = request.query.eventId;
         if (!eventId) throw unprocessable(SERVER_TEXT.invalidInput, { eventId: [VALIDATION.required] });
-        return sendToRecipients(ctx, school(request), eventId, messageTypeName, audience ?? 'all');
+        return sendToRecipients(
+          ctx,
+          school(request),
+          eventId,
+          messageTypeName,
+          audience ?? 'all',
+          actorOf(request, sessionOf(request)),
+        );
       }
       throw unprocessable('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
     },
@@ -86,6 +94,7 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
         request.body.eventId,
         request.body.userId,
         request.body.messageTypeName,
+        actorOf(request, sessionOf(request)),
       ),
   );
 }

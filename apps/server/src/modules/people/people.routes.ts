@@ -8,6 +8,8 @@ import {
   parentRequest,
   parentUpdate,
   personDetail,
+  revokeLinksRequest,
+  revokeLinksResponse,
   savedResponse,
   studentRequest,
   studentUpdate,
@@ -16,8 +18,10 @@ import {
   userListResponse,
 } from '@parley/domain/people';
 import { ROLES, type Role } from '@parley/domain/roles';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { searchPeople, teachersForSubject } from './people.repository';
@@ -29,6 +33,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
   const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
+  const actor = (request: FastifyRequest) => actorOf(request, sessionOf(request));
 
   const lists: Array<[string, Role]> = [
     ['/users/admins', 'admin'],
@@ -68,38 +73,41 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, body: inviteRequest, response: { 200: invitedResponse, ...errorResponses } },
     },
-    (request) => people.inviteAdmin(ctx, school(request), request.body),
+    (request) => people.inviteAdmin(ctx, school(request), request.body, actor(request)),
   );
   api.post(
     '/users/create-teacher',
     { ...admin, schema: { tags, security, body: teacherRequest, response: created } },
-    (request) => people.createTeacher(ctx, school(request), request.body),
+    (request) => people.createTeacher(ctx, school(request), request.body, actor(request)),
   );
   api.post(
     '/users/create-parent',
     { ...admin, schema: { tags, security, body: parentRequest, response: created } },
-    (request) => people.createParent(ctx, school(request), request.body),
+    (request) => people.createParent(ctx, school(request), request.body, actor(request)),
   );
   api.post(
     '/users/create-student',
     { ...admin, schema: { tags, security, body: studentRequest, response: created } },
-    (request) => people.createStudent(ctx, school(request), request.body),
+    (request) => people.createStudent(ctx, school(request), request.body, actor(request)),
   );
 
   api.post(
     '/users/update-teacher',
     { ...admin, schema: { tags, security, querystring: idQuery, body: teacherUpdate, response: created } },
-    (request) => people.updatePerson(ctx, school(request), request.query.id, 'teacher', request.body),
+    (request) =>
+      people.updatePerson(ctx, school(request), request.query.id, 'teacher', request.body, actor(request)),
   );
   api.post(
     '/users/update-parent',
     { ...admin, schema: { tags, security, querystring: idQuery, body: parentUpdate, response: created } },
-    (request) => people.updatePerson(ctx, school(request), request.query.id, 'parent', request.body),
+    (request) =>
+      people.updatePerson(ctx, school(request), request.query.id, 'parent', request.body, actor(request)),
   );
   api.post(
     '/users/update-student',
     { ...admin, schema: { tags, security, querystring: idQuery, body: studentUpdate, response: created } },
-    (request) => people.updatePerson(ctx, school(request), request.query.id, 'student', request.body),
+    (request) =>
+      people.updatePerson(ctx, school(request), request.query.id, 'student', request.body, actor(request)),
   );
 
   api.post(
@@ -108,7 +116,8 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, querystring: deleteQuery, body: z.unknown().optional(), response: created },
     },
-    (request) => people.removeRole(ctx, school(request), request.query.id, request.query.role),
+    (request) =>
+      people.removeRole(ctx, school(request), request.query.id, request.query.role, actor(request)),
   );
   api.post(
     '/users/remove-admin',
@@ -121,7 +130,23 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
         response: created,
       },
     },
-    (request) => people.removeRole(ctx, school(request), request.body.id, 'admin'),
+    (request) => people.removeRole(ctx, school(request), request.body.id, 'admin', actor(request)),
+  );
+
+  api.post(
+    '/users/revoke-booking-links',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security,
+        description:
+          "Ends the personal booking links of a parent or student of the admin's school (another school's or a missing person: 404). A revoked link then answers like an unknown one.",
+        body: revokeLinksRequest,
+        response: { 200: revokeLinksResponse, ...errorResponses },
+      },
+    },
+    (request) => people.revokeBookingLinks(ctx, actor(request), request.body.id),
   );
 
   api.get(

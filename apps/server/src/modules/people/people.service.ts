@@ -1,4 +1,4 @@
-import { SERVER_TEXT } from '@parley/domain/messages';
+import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
 import {
   type ParentRequest,
   STATUS_ICONS,
@@ -10,10 +10,13 @@ import {
 import { ROLE_LABELS, type Role, USER_TYPE_IDS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import type { Actor } from '../../lib/actor';
 import { conflict, notFound, unprocessable } from '../../lib/http-error';
+import { recordAudit } from '../audit/audit.service';
+import { personSubject, personUpdateEntry } from '../audit/audit-entries';
 import { withdrawTeacher } from '../booking/teacher-withdrawal';
 import { inviteUser, sendInvitation } from '../invitations/invitations.service';
-import { revokeTokens } from '../tokens/tokens.repository';
+import { revokeEventLinks, revokeTokens } from '../tokens/tokens.repository';
 import { findRoles } from '../users/users.repository';
 import * as repo from './people.repository';
 
@@ -124,16 +127,28 @@ async function createPerson(
     sendInvite: boolean;
   },
   link: (trx: Db, created: Created) => Promise<void>,
+  actor: Actor,
 ) {
   const userId = await ctx.db.transaction().execute(async (trx) => {
     const invited = await inviteUser(ctx, trx, schoolId, { ...body, role }, { sendMail: body.sendInvite });
     if (!invited.roleAdded) {
-      const text = `${body.email} is already a ${ROLE_LABELS[role].toLowerCase()} of this school.`;
+      const name = ROLE_LABELS[role].toLowerCase();
+      const text = `${body.email} is already ${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} of this school.`;
       throw conflict(text, { email: [text] });
     }
     if (invited.created && body.title)
       await repo.updatePerson(trx, schoolId, invited.userId, { title: body.title });
     await link(trx, { userId: invited.userId });
+    const person = await repo.findPersonInRole(trx, schoolId, invited.userId, role);
+    await recordAudit(
+      trx,
+      actor,
+      person && {
+        action: invited.created ? 'person.created' : 'person.role_added',
+        subject: personSubject(person),
+        detail: { role },
+      },
+    );
     return invited.userId;
   });
   return {
@@ -148,10 +163,16 @@ export async function createTeacher(
   ctx: AppContext,
   schoolId: number,
   body: TeacherRequest & { sendInvite: boolean; subjectIds: number[] },
+  actor: Actor,
 ) {
   await checkLinks(ctx.db, schoolId, { subjectIds: body.subjectIds });
-  return createPerson(ctx, schoolId, 'teacher', body, (trx, { userId }) =>
-    repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds),
+  return createPerson(
+    ctx,
+    schoolId,
+    'teacher',
+    body,
+    (trx, { userId }) => repo.replaceTeacherSubjects(trx, schoolId, userId, body.subjectIds),
+    actor,
   );
 }
 
@@ -159,10 +180,16 @@ export async function createParent(
   ctx: AppContext,
   schoolId: number,
   body: ParentRequest & { sendInvite: boolean; studentIds: number[] },
+  actor: Actor,
 ) {
   await checkLinks(ctx.db, schoolId, { studentIds: body.studentIds });
-  return createPerson(ctx, schoolId, 'parent', body, (trx, { userId }) =>
-    repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds),
+  return createPerson(
+    ctx,
+    schoolId,
+    'parent',
+    body,
+    (trx, { userId }) => repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds),
+    actor,
   );
 }
 
@@ -174,16 +201,24 @@ export async function createStudent(
     parentIds: number[];
     subjects: Array<{ subjectId: number; teacherId: number | null }>;
   },
+  actor: Actor,
 ) {
   await checkLinks(ctx.db, schoolId, {
     parentIds: body.parentIds,
     subjectIds: body.subjects.map((s) => s.subjectId),
     teacherIds: body.subjects.flatMap((s) => (s.teacherId ? [s.teacherId] : [])),
   });
-  return createPerson(ctx, schoolId, 'student', body, async (trx, { userId }) => {
-    await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
-    await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
-  });
+  return createPerson(
+    ctx,
+    schoolId,
+    'student',
+    body,
+    async (trx, { userId }) => {
+      await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
+      await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+    },
+    actor,
+  );
 }
 
 type PersonUpdate = {
@@ -205,6 +240,7 @@ export async function updatePerson(
   userId: number,
   role: Role,
   body: PersonUpdate,
+  actor: Actor,
 ) {
   if (!(await repo.findPersonInRole(ctx.db, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
   await checkLinks(ctx.db, schoolId, {
@@ -216,6 +252,7 @@ export async function updatePerson(
   // An email another account holds meanwhile: the unique index answers, mapped to 409 on email in one place
   // (plugins/errors.ts).
   await ctx.db.transaction().execute(async (trx) => {
+    const before = await repo.findPerson(trx, schoolId, userId, role);
     await repo.updatePerson(trx, schoolId, userId, {
       ...(body.title !== undefined && { title: body.title }),
       ...(body.firstName !== undefined && { first_name: body.firstName }),
@@ -232,6 +269,7 @@ export async function updatePerson(
     if (body.studentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'children', body.studentIds);
     if (body.parentIds) await repo.replaceFamilyLinks(trx, schoolId, userId, 'parents', body.parentIds);
     if (body.subjects) await repo.replaceStudentSubjects(trx, schoolId, userId, body.subjects);
+    await recordAudit(trx, actor, personUpdateEntry(before, body));
   });
   return { id: userId, message: 'Saved.' };
 }
@@ -247,17 +285,36 @@ async function keepAnActiveAdmin(trx: Db, schoolId: number, leavingUserId: numbe
 }
 
 /** Removes one role; the account goes when no role is left. The last active admin cannot be removed. */
-export async function removeRole(ctx: AppContext, schoolId: number, userId: number, role: Role) {
+export async function removeRole(
+  ctx: AppContext,
+  schoolId: number,
+  userId: number,
+  role: Role,
+  actor: Actor,
+) {
   return ctx.db.transaction().execute(async (trx) => {
     await repo.lockSchool(trx, schoolId);
-    if (!(await repo.findPersonInRole(trx, schoolId, userId, role))) throw notFound(PERSON_NOT_FOUND);
+    const person = await repo.findPersonInRole(trx, schoolId, userId, role);
+    if (!person) throw notFound(PERSON_NOT_FOUND);
     if (role === 'admin') await keepAnActiveAdmin(trx, schoolId, userId);
-    if (role === 'teacher') await withdrawTeacher(ctx, trx, schoolId, userId);
+    const cancelled = role === 'teacher' ? await withdrawTeacher(ctx, trx, schoolId, userId) : 0;
     const left = await repo.revokeRole(trx, schoolId, userId, role);
     await repo.dropRoleLinks(trx, schoolId, userId, role);
+    const deleted = left === 0 && (await repo.deleteUserUnlessBooked(trx, schoolId, userId));
+    const kept = left === 0 && !deleted;
+    // Kept (deactivated) for their bookings: nothing of theirs opens Parley any more, personal links included.
+    if (kept) await revokeTokens(trx, userId, ['access', 'invite', 'reset', 'verify', 'event']);
+    await recordAudit(trx, actor, {
+      action: left > 0 ? 'person.role_removed' : 'person.deleted',
+      subject: personSubject(person),
+      detail: {
+        role,
+        ...(kept && { accountKept: true }),
+        ...(cancelled > 0 && { bookingsCancelled: cancelled }),
+      },
+    });
     if (left > 0) return { id: userId, message: `${ROLE_LABELS[role]} role removed.` };
-    if (await repo.deleteUserUnlessBooked(trx, schoolId, userId)) return { id: userId, message: 'Removed.' };
-    await revokeTokens(trx, userId, ['access', 'invite', 'reset', 'verify']);
+    if (deleted) return { id: userId, message: 'Removed.' };
     return { id: userId, message: "Removed. Their past bookings are kept for the school's records." };
   });
 }
@@ -266,14 +323,50 @@ export async function inviteAdmin(
   ctx: AppContext,
   schoolId: number,
   body: { email: string; firstName: string; lastName: string },
+  actor: Actor,
 ) {
-  return createPerson(ctx, schoolId, 'admin', { ...body, sendInvite: true }, async () => {});
+  return createPerson(ctx, schoolId, 'admin', { ...body, sendInvite: true }, async () => {}, actor);
 }
 
 /** Sends (again) the invitation of one role: the "Send invite" button and message-types/send. */
-export async function sendInvite(ctx: AppContext, schoolId: number, userId: number, role: Role) {
+export async function sendInvite(
+  ctx: AppContext,
+  schoolId: number,
+  userId: number,
+  role: Role,
+  actor: Actor,
+) {
   const person = await repo.findPersonInRole(ctx.db, schoolId, userId, role);
   if (!person) throw notFound(PERSON_NOT_FOUND);
-  await ctx.db.transaction().execute((trx) => sendInvitation(ctx, trx, userId, role));
+  await ctx.db.transaction().execute(async (trx) => {
+    await sendInvitation(ctx, trx, userId, role);
+    await recordAudit(trx, actor, {
+      action: 'message.sent',
+      subject: personSubject(person),
+      detail: { message: 'invitation', role },
+    });
+  });
   return { message: `Invitation sent to ${person.email}.` };
+}
+
+/**
+ * POST users/revoke-booking-links: a parent's or student's personal booking links (the links of the
+ * invitation and reminder mails) stop working at once, as an unknown link; a new mail brings a new one.
+ */
+export async function revokeBookingLinks(ctx: AppContext, actor: Actor, userId: number) {
+  const { schoolId } = actor;
+  const person =
+    (await repo.findPersonInRole(ctx.db, schoolId, userId, 'parent')) ??
+    (await repo.findPersonInRole(ctx.db, schoolId, userId, 'student'));
+  if (!person) throw notFound(PERSON_NOT_FOUND);
+  const revoked = await ctx.db.transaction().execute(async (trx) => {
+    const count = await revokeEventLinks(trx, schoolId, userId);
+    await recordAudit(trx, actor, {
+      action: 'person.links_revoked',
+      subject: personSubject(person),
+      detail: { links: count },
+    });
+    return count;
+  });
+  return { id: userId, revoked, message: ACCESS_TEXT.linksRevoked(revoked) };
 }

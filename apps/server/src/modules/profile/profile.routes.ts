@@ -6,11 +6,22 @@ import {
   settingsResponse,
   settingsUpdate,
 } from '@parley/domain/school';
+import { endedSessionsResponse, endSessionRequest, sessionsResponse } from '@parley/domain/sessions';
+import {
+  confirmTwoFactorRequest,
+  proofRequest,
+  recoveryCodesResponse,
+  twoFactorEnrolment,
+  twoFactorStatus,
+} from '@parley/domain/two-factor';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
+import * as twoFactor from '../accounts/two-factor.service';
 import * as profile from './profile.service';
+import * as sessions from './sessions.service';
 
 // Every role: one's own profile, password and settings (spec §6 "All roles: My profile, Settings").
 export function profileRoutes(api: Api, ctx: AppContext): void {
@@ -39,7 +50,14 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         response: { 200: currentUser, ...errorResponses },
       },
     },
-    (request) => profile.updateUser(ctx, sessionOf(request), request.query.id, request.body),
+    (request) =>
+      profile.updateUser(
+        ctx,
+        sessionOf(request),
+        request.query.id,
+        request.body,
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.post(
@@ -89,5 +107,101 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) => profile.registerDeviceToken(ctx, sessionOf(request).userId, request.body.deviceToken),
+  );
+
+  // One's signed-in sessions (decision 015).
+  api.get(
+    '/user/sessions',
+    { ...signedIn, schema: { tags, security, response: { 200: sessionsResponse, ...errorResponses } } },
+    (request) => sessions.mySessions(ctx, sessionOf(request)),
+  );
+
+  api.post(
+    '/user/end-session',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        security,
+        body: endSessionRequest,
+        response: { 200: endedSessionsResponse, ...errorResponses },
+      },
+    },
+    (request) => sessions.endMySession(ctx, sessionOf(request), request.body.id),
+  );
+
+  api.post(
+    '/user/end-other-sessions',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        security,
+        body: z.unknown().optional(),
+        response: { 200: endedSessionsResponse, ...errorResponses },
+      },
+    },
+    (request) => sessions.endOtherSessions(ctx, sessionOf(request)),
+  );
+
+  // Two-factor sign-in of one's own account (decision 015): admins turn it on; whoever has it may renew
+  // the recovery codes or turn it off.
+  const adminOnly = { onRequest: requireSession(ctx.db, ['admin']) };
+
+  api.get(
+    '/user/two-factor',
+    { ...signedIn, schema: { tags, security, response: { 200: twoFactorStatus, ...errorResponses } } },
+    (request) => twoFactor.status(ctx, sessionOf(request)),
+  );
+
+  api.post(
+    '/user/start-two-factor',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        security,
+        body: z.unknown().optional(),
+        response: { 200: twoFactorEnrolment, ...errorResponses },
+      },
+    },
+    (request) => twoFactor.start(ctx, sessionOf(request)),
+  );
+
+  api.post(
+    '/user/confirm-two-factor',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        security,
+        body: confirmTwoFactorRequest,
+        response: { 200: recoveryCodesResponse, ...errorResponses },
+      },
+    },
+    (request) => twoFactor.confirm(ctx, sessionOf(request), request.body, request.ip),
+  );
+
+  api.post(
+    '/user/renew-recovery-codes',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        security,
+        body: proofRequest,
+        response: { 200: recoveryCodesResponse, ...errorResponses },
+      },
+    },
+    (request) => twoFactor.renewRecoveryCodes(ctx, sessionOf(request), request.body, request.ip),
+  );
+
+  api.post(
+    '/user/turn-off-two-factor',
+    {
+      ...signedIn,
+      schema: { tags, security, body: proofRequest, response: { 200: messageResponse, ...errorResponses } },
+    },
+    (request) => twoFactor.turnOff(ctx, sessionOf(request), request.body, request.ip),
   );
 }

@@ -2,10 +2,14 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
 import { withSettingsDefaults } from '@parley/domain/school';
 import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { assertNotBreached } from '../../lib/breached-passwords';
 import { forbidden, notFound, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken } from '../../lib/tokens';
 import { currentUser } from '../accounts/accounts.service';
+import { recordAudit } from '../audit/audit.service';
+import { personUpdateEntry } from '../audit/audit-entries';
 import { revokeOtherAccessTokens } from '../tokens/tokens.repository';
 import { findUserById, setPassword, updateProfile, updateSettingsJson } from '../users/users.repository';
 
@@ -24,13 +28,23 @@ export async function viewUser(ctx: AppContext, session: Session, userId: number
   return currentUser(ctx, userId);
 }
 
-export async function updateUser(ctx: AppContext, session: Session, userId: number, body: ProfileUpdate) {
-  await assertMayAccess(ctx, session, userId);
-  await updateProfile(ctx.db, userId, {
-    ...(body.title !== undefined && { title: body.title }),
-    ...(body.firstName !== undefined && { first_name: body.firstName }),
-    ...(body.lastName !== undefined && { last_name: body.lastName }),
-    ...(body.videoConferenceUrl !== undefined && { video_conference_url: body.videoConferenceUrl }),
+/** An admin's edit of someone else is recorded in the audit trail (one's own is not). */
+export async function updateUser(
+  ctx: AppContext,
+  session: Session,
+  userId: number,
+  body: ProfileUpdate,
+  actor: Actor,
+) {
+  const before = await assertMayAccess(ctx, session, userId);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateProfile(trx, userId, {
+      ...(body.title !== undefined && { title: body.title }),
+      ...(body.firstName !== undefined && { first_name: body.firstName }),
+      ...(body.lastName !== undefined && { last_name: body.lastName }),
+      ...(body.videoConferenceUrl !== undefined && { video_conference_url: body.videoConferenceUrl }),
+    });
+    await recordAudit(trx, actor, personUpdateEntry(before, body));
   });
   return currentUser(ctx, userId);
 }
@@ -39,9 +53,10 @@ export async function updateUser(ctx: AppContext, session: Session, userId: numb
 export async function changePassword(ctx: AppContext, session: Session, body: ChangePasswordRequest) {
   const user = await findUserById(ctx.db, session.userId);
   if (!user || !(await verifyPassword(user.password_hash, body.currentPassword))) {
-    const text = 'Current password is incorrect.';
+    const text = SERVER_TEXT.wrongPassword;
     throw unprocessable(text, { currentPassword: [text] });
   }
+  assertNotBreached(body.password);
   const passwordHash = await hashPassword(body.password);
   await ctx.db.transaction().execute(async (trx) => {
     await setPassword(trx, user.id, passwordHash);

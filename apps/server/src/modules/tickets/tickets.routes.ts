@@ -16,6 +16,7 @@ import {
   validateTicketResponse,
 } from '@parley/domain/tickets';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
 import * as tickets from './tickets.service';
@@ -61,7 +62,8 @@ export function ticketRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, body: undoScanRequest, response: ok(scanTicketResponse) },
     },
-    (request) => tickets.undoScan(ctx, sessionOf(request), request.body.ticketId),
+    (request) =>
+      tickets.undoScan(ctx, sessionOf(request), request.body.ticketId, actorOf(request, sessionOf(request))),
   );
 
   api.post(
@@ -70,7 +72,14 @@ export function ticketRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, body: generateTicketsRequest, response: ok(generateTicketsResponse) },
     },
-    (request) => tickets.generateTickets(ctx, sessionOf(request), request.body.eventId, request.body.userIds),
+    (request) =>
+      tickets.generateTickets(
+        ctx,
+        sessionOf(request),
+        request.body.eventId,
+        request.body.userIds,
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.get(

@@ -17,8 +17,11 @@ import {
 import { formatLocalDateTime } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
+import type { Actor } from '../../lib/actor';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/http-error';
 import type { Session } from '../../plugins/auth';
+import { recordAudit } from '../audit/audit.service';
+import { bookingPeople, eventSubject } from '../audit/audit-entries';
 import * as repo from './tickets.repository';
 
 // Tickets and the door (issue 10, decision 013). A ticket is issued in the booking's transaction, one per
@@ -245,7 +248,7 @@ export async function scanTicket(
 }
 
 /** POST tickets/undo-scan (admin): a mistake at the door; the ticket may be scanned again. Recorded. */
-export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
+export async function undoScan(ctx: AppContext, caller: Caller, code: string, actor: Actor) {
   return ctx.db.transaction().execute(async (trx) => {
     const row = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
     if (!row) throw notFound(SERVER_TEXT.notFound);
@@ -260,6 +263,18 @@ export async function undoScan(ctx: AppContext, caller: Caller, code: string) {
       client_nonce: null,
       device_time: null,
       answer: null,
+    });
+    const attendee = `${row.first_name} ${row.last_name}`.trim();
+    await recordAudit(trx, actor, {
+      action: 'ticket.scan_undone',
+      subject: {
+        type: 'ticket',
+        id: row.id,
+        label: `${row.guest_index > 0 ? guestName(row.guest_index, attendee) : attendee}, ${row.event_name}`,
+      },
+      eventId: row.event_id,
+      people: [row.user_id],
+      detail: row.scanned_at ? { at: formatLocalDateTime(row.scanned_at, row.timezone) } : {},
     });
     const after = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
     return {
@@ -279,6 +294,7 @@ export async function generateTickets(
   caller: Caller,
   eventId: number,
   attendeeIds: number[],
+  actor: Actor,
 ) {
   const event = await repo.ticketEvent(ctx.db, caller.schoolId, eventId);
   if (!event) throw notFound(TICKET_TEXT.loadNotFound);
@@ -291,7 +307,16 @@ export async function generateTickets(
       caller.schoolId,
       bookings.map((booking) => booking.id),
     );
-    return (await issueTickets(trx, caller.schoolId, eventId, bookings)).length;
+    const issued = (await issueTickets(trx, caller.schoolId, eventId, bookings)).length;
+    if (issued > 0)
+      await recordAudit(trx, actor, {
+        action: 'tickets.reissued',
+        subject: eventSubject(event),
+        eventId,
+        people: bookingPeople(bookings),
+        detail: { tickets: issued },
+      });
+    return issued;
   });
   return { data: { success: true, message: TICKET_TEXT.issued(issued), issued } };
 }

@@ -4,12 +4,13 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { TokenKind } from '../../db/schema';
+import type { SessionClient } from '../../lib/session-client';
 import { hashToken, newToken } from '../../lib/tokens';
 
 /** Issues a token of a kind and returns the raw value (only its hash is kept). */
 export async function issueToken(
   db: Db,
-  input: { userId: number; schoolId: number; kind: TokenKind; role?: Role },
+  input: { userId: number; schoolId: number; kind: TokenKind; role?: Role; client?: SessionClient },
 ): Promise<string> {
   const { token, hash } = newToken();
   await db
@@ -21,6 +22,10 @@ export async function issueToken(
       kind: input.kind,
       role: input.role ?? null,
       expires_at: new Date(Date.now() + TOKEN_TTL_MS[input.kind]),
+      ...(input.client && {
+        ip: input.client.ip.slice(0, 64),
+        user_agent: input.client.userAgent?.slice(0, 512) || null,
+      }),
     })
     .execute();
   return token;
@@ -103,22 +108,17 @@ export async function revokeAccessToken(db: Db, token: string): Promise<void> {
     .execute();
 }
 
-/** Every API request runs it: compiled once. */
+/**
+ * Every API request runs it: compiled once. It reads across schools before the request's school is known,
+ * through the one function that row-level security lets do so (migration 009, decision 016).
+ */
 const sessionQuery = compiledOnce(
   (db: Db, tokenHash: string) =>
     db
-      .selectFrom('auth_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select([
-        'u.id as userId',
-        'u.school_id as schoolId',
-        sql<Role[]>`array(select r.role from user_roles r where r.user_id = u.id)`.as('roles'),
-      ])
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.kind', '=', 'access')
-      .where('t.used_at', 'is', null)
-      .where('t.expires_at', '>', sql<Date>`now()`)
-      .where('u.status', '=', 1),
+      .selectFrom(
+        sql<{ user_id: number; school_id: number; roles: Role[] }>`parley_session(${tokenHash})`.as('s'),
+      )
+      .select(['s.user_id as userId', 's.school_id as schoolId', 's.roles']),
   ['\u0000token-hash'],
 );
 
@@ -127,18 +127,103 @@ const sessionQuery = compiledOnce(
  * live token, active user. A disabled user's tokens stop at once.
  */
 export async function findSession(db: Db, token: string) {
-  const [found] = await sessionQuery(db, hashToken(token));
+  const tokenHash = hashToken(token);
+  const [found] = await sessionQuery(db, tokenHash);
+  if (found) await touchSession(db, tokenHash);
   return found && { ...found, roles: sortRoles(found.roles) };
 }
 
-/** Ends every session of the user but the one making the request (a password change keeps you in). */
-export async function revokeOtherAccessTokens(db: Db, userId: number, keepHash: string): Promise<void> {
+// When this process last wrote a session's last_used_at: "last active" needs minutes, not every request,
+// so a session costs one UPDATE a minute per process and the session lookup stays one read.
+const TOUCH_EVERY_MS = 60_000;
+const touchedAt = new Map<string, number>();
+
+async function touchSession(db: Db, tokenHash: string): Promise<void> {
+  const now = Date.now();
+  if (now - (touchedAt.get(tokenHash) ?? 0) < TOUCH_EVERY_MS) return;
+  if (touchedAt.size >= 10_000)
+    for (const [hash, at] of touchedAt) if (now - at >= TOUCH_EVERY_MS) touchedAt.delete(hash);
+  touchedAt.set(tokenHash, now);
+  // Conditional: several processes serving one session still write it about once a minute.
   await db
+    .updateTable('auth_tokens')
+    .set({ last_used_at: sql`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+      ]),
+    )
+    .execute();
+}
+
+/** One's live sessions, the latest active first; `current` marks the one making the request. */
+export function listSessions(db: Db, user: { userId: number; schoolId: number }, currentHash: string) {
+  return db
+    .selectFrom('auth_tokens')
+    .select([
+      'id',
+      'ip',
+      'user_agent',
+      'created_at',
+      sql<Date>`coalesce(last_used_at, created_at)`.as('last_active_at'),
+      sql<boolean>`token_hash = ${currentHash}`.as('current'),
+    ])
+    .where('user_id', '=', user.userId)
+    .where('school_id', '=', user.schoolId)
+    .where('kind', '=', 'access')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .orderBy(sql`coalesce(last_used_at, created_at)`, 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Ends one live session of the user: true when it was theirs and live. */
+export async function endSession(
+  db: Db,
+  user: { userId: number; schoolId: number },
+  sessionId: number,
+): Promise<boolean> {
+  const ended = await db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', user.userId)
+    .where('school_id', '=', user.schoolId)
+    .where('kind', '=', 'access')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('id')
+    .executeTakeFirst();
+  return ended !== undefined;
+}
+
+/** Ends every session of the user but the one making the request (a password change keeps you in). */
+export async function revokeOtherAccessTokens(db: Db, userId: number, keepHash: string): Promise<number> {
+  const result = await db
     .updateTable('auth_tokens')
     .set({ used_at: sql`now()` })
     .where('user_id', '=', userId)
     .where('kind', '=', 'access')
     .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
     .where('token_hash', '<>', keepHash)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Ends a person's live personal booking links (kind 'event'); how many there were. */
+export async function revokeEventLinks(db: Db, schoolId: number, userId: number): Promise<number> {
+  const result = await db
+    .updateTable('auth_tokens')
+    .set({ used_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'event')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

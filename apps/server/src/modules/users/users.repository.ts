@@ -12,6 +12,20 @@ export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** The school of each of these emails that has an account anywhere (a read across schools: migration 009). */
+export function emailSchools(emails: string[]) {
+  return sql<{ email: string; school_id: number }>`parley_email_schools(${emails}::text[])`;
+}
+
+/** The school of the account with this email, if there is one, in this school or another. */
+export async function schoolOfEmail(db: Db, email: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom(emailSchools([email.toLowerCase()]).as('e'))
+    .select('e.school_id')
+    .executeTakeFirst();
+  return row?.school_id;
+}
+
 export function findUserById(db: Db, userId: number) {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import type {
 } from '@parley/domain/auth';
 import type { Role } from '@parley/domain/roles';
 import { routeTo } from '@parley/domain/routes';
+import type { LoginOrChallenge, SecondFactorRequest } from '@parley/domain/two-factor';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { navigateTo } from '../../lib/navigation';
@@ -21,7 +22,10 @@ export type MessageResult = { message: string };
 export type SignupResult = { success: boolean; message: string };
 export type VerifyEmailResult = { accessToken: string | null; message: string };
 
-export const login = (body: LoginRequest) => api.post<LoginResponse>('user/login', body);
+/** A session, or — with two-factor sign-in on — a challenge for the second step. */
+export const login = (body: LoginRequest) => api.post<LoginOrChallenge>('user/login', body);
+export const loginSecondFactor = (body: SecondFactorRequest) =>
+  api.post<LoginResponse>('user/login-second-factor', body);
 export const signup = (body: SignupRequest) => api.post<SignupResult>('site/signup', body);
 export const searchEmailForSignup = (q: string, signal?: AbortSignal) =>
   api.get<{ exists: boolean }>('users/search-email-for-signup', { query: { q }, signal });

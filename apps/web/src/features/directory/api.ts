@@ -247,3 +247,9 @@ export function bulkAdd<K extends BulkKind>(
     confirm ? { query: { confirm: 'true', send_invite: String(confirm.sendInvite) } } : {},
   );
 }
+
+export type RevokedLinks = { id: number; revoked: number; message: string };
+
+/** Ends a parent's or student's personal booking links (the links of invitation and reminder mails). */
+export const revokeBookingLinks = (userId: number) =>
+  api.post<RevokedLinks>('users/revoke-booking-links', { id: userId });

@@ -20,6 +20,8 @@ import { alertLines, applyFieldErrors } from '../../../lib/form-errors';
 import { useSession } from '../../../lib/session';
 import { ACCOUNT_TEXT } from '../../../lib/ui-text';
 import { changePassword, profileQuery, updateProfile } from '../api';
+import { SessionsCard } from './sessions-card';
+import { TwoFactorCard } from './two-factor-card';
 
 type ProfileInput = z.input<typeof profileUpdate>;
 type ProfileOutput = z.output<typeof profileUpdate>;
@@ -55,6 +57,8 @@ export function ProfilePage() {
       ) : null}
       {profile ? <ProfileForm key={profile.id} user={profile} /> : <PageSkeleton />}
       <PasswordForm />
+      <TwoFactorCard />
+      <SessionsCard />
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { loginRequest } from '@parley/domain/auth';
+import { type LoginResponse, loginRequest } from '@parley/domain/auth';
 import { AUTH_ERRORS, AUTH_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation } from '@tanstack/react-query';
@@ -20,7 +20,9 @@ import { safeReturnTo } from '../../../lib/navigation';
 import { useSiteConfig } from '../../../lib/site-config';
 import { BUTTONS, LABELS, LINKS, PAGE_TITLES } from '../../../lib/ui-text';
 import { completeLogin, login } from '../api';
+import { SECOND_FACTOR_TEXT } from '../second-factor-text';
 import { AuthLinks } from './auth-links';
+import { SecondFactorStep } from './second-factor-step';
 
 const schema = loginRequest.omit({ botCheckToken: true });
 type FormInput = z.input<typeof schema>;
@@ -34,10 +36,14 @@ export function LoginPage() {
   const siteKey = config.turnstileSiteKey;
   const [botCheckToken, setBotCheckToken] = useState<string | null>(null);
   const [botCheckReset, setBotCheckReset] = useState(0);
+  // With two-factor sign-in on, the right password earns a challenge for the second step (decision 015).
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [startOverNote, setStartOverNote] = useState<string | null>(null);
 
   const {
     register,
     handleSubmit,
+    resetField,
     formState: { errors, isValid },
   } = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(schema),
@@ -45,11 +51,16 @@ export function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
 
+  const signedIn = (response: LoginResponse) => {
+    completeLogin(response);
+    navigate(safeReturnTo(searchParams.get('returnTo')) ?? routeTo('home'), { replace: true });
+  };
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (response) => {
-      completeLogin(response);
-      navigate(safeReturnTo(searchParams.get('returnTo')) ?? routeTo('home'), { replace: true });
+      setStartOverNote(null);
+      if ('secondFactorRequired' in response) setChallenge(response.challenge);
+      else signedIn(response);
     },
     onError: () => {
       if (siteKey) setBotCheckReset((count) => count + 1); // bot-check tokens are single use
@@ -61,11 +72,30 @@ export function LoginPage() {
   );
   const waitingForBotCheck = Boolean(siteKey) && !botCheckToken;
 
+  if (challenge) {
+    return (
+      <FormCard title={SECOND_FACTOR_TEXT.title}>
+        <SecondFactorStep
+          challenge={challenge}
+          onDone={signedIn}
+          onStartOver={(message) => {
+            setChallenge(null);
+            setStartOverNote(message ?? null);
+            resetField('password');
+            mutation.reset();
+            if (siteKey) setBotCheckReset((count) => count + 1);
+          }}
+        />
+      </FormCard>
+    );
+  }
+
   return (
     <FormCard title={PAGE_TITLES.login}>
       <form noValidate onSubmit={onSubmit}>
         <Stack spacing={1}>
           <FormAlert lines={mutation.isError ? errorLines(mutation.error, AUTH_ERRORS.loginFailed) : []} />
+          <FormAlert severity="info" lines={startOverNote ? [startOverNote] : []} />
           <FormTextField
             label={LABELS.email}
             type="email"

@@ -32,6 +32,7 @@ import { ApiError, serverMessage } from '../../../lib/api-client';
 import { alertLines, applyFieldErrors } from '../../../lib/form-errors';
 import { queryClient } from '../../../lib/query-client';
 import { PEOPLE_TEXT } from '../../../lib/ui-text';
+import { ActivityCard } from '../../audit/components/activity-card';
 import {
   invalidateDirectory,
   KIND_ROLE,
@@ -48,6 +49,7 @@ import { type PersonFormValues, personBody, personFields, personSchema, personVa
 import { viewPath } from './people-list-page';
 import { InvitationChip, StatusChip } from './person-chips';
 import { PersonFields } from './person-fields';
+import { RevokeBookingLinks } from './revoke-booking-links';
 
 const LIST_ROUTES = {
   admins: routeTo('admins'),
@@ -107,8 +109,12 @@ function PersonView({ kind, id }: { kind: PeopleKind; id: number }) {
         <Grid size={{ xs: 12, lg: 5 }}>
           <Stack spacing={2}>
             <AccountCard kind={kind} person={person} />
+            <RevokeBookingLinks kind={kind} person={person} />
             <RelatedCard kind={kind} person={person} />
           </Stack>
+        </Grid>
+        <Grid size={12}>
+          <ActivityCard about="person" id={person.id} refreshKey={query.dataUpdatedAt} />
         </Grid>
       </Grid>
     </>

@@ -16,6 +16,7 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
 import { ApiError, serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
+import { ActivityCard } from '../../audit/components/activity-card';
 import { DoorCard } from '../../tickets/components/door-card';
 import { afterEventChange, deleteEvent, eventQuery } from '../api';
 import { useConfirmedChange } from './affected-bookings-dialog';
@@ -119,6 +120,7 @@ export function EventView({ event, eventTypes }: { event: EventDetail; eventType
         </Stack>
       </Box>
       <BookingsCard event={event} />
+      <ActivityCard about="event" id={event.id} refreshKey={event} />
       <Box>
         <DeleteEvent event={event} />
       </Box>

@@ -1,0 +1,122 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryCompiler,
+} from 'kysely';
+
+/**
+ * Row-level security's side in the app (decision 016). Every table that holds a school's rows has a policy
+ * (migration 009) that shows the role `parley_app` only the rows of the school named by the setting
+ * `parley.school`. Which school that is comes from the work in hand, not from each query:
+ *
+ * - school: a signed-in request (or a family's personal link) once its caller is known — every query it
+ *   runs sees that school alone, so a query that forgets its `school_id` filter finds nothing foreign;
+ * - system: work that is not one school's by nature (sign-in and sign-up before a school is known, a
+ *   booking page found by its code, the mail worker, start-up) — still as `parley_app`, seeing all schools;
+ * - owner: migrations, as the role that owns the tables.
+ *
+ * The scope rides on AsyncLocalStorage, and each pooled connection is switched only when the scope it last
+ * ran under differs: a server busy with one school sends no extra statement at all.
+ */
+export type Scope = { kind: 'owner' } | { kind: 'system' } | { kind: 'school'; schoolId: number };
+
+export const APP_ROLE = 'parley_app';
+const OWNER: Scope = { kind: 'owner' };
+const SYSTEM: Scope = { kind: 'system' };
+
+// A holder rather than the scope itself, so a request's hook can narrow it once the caller is known and
+// everything the request goes on to run (its handler, its background work) sees the narrowed scope.
+type Holder = { scope: Scope };
+const storage = new AsyncLocalStorage<Holder>();
+
+/** The scope queries run under here; outside any (start-up, scripts, tests' own setup) it is system. */
+export function currentScope(): Scope {
+  return storage.getStore()?.scope ?? SYSTEM;
+}
+
+export function inScope<T>(scope: Scope, work: () => T): T {
+  return storage.run({ scope }, work);
+}
+
+export const asOwner = <T>(work: () => T): T => inScope(OWNER, work);
+export const asSystem = <T>(work: () => T): T => inScope(SYSTEM, work);
+export const asSchool = <T>(schoolId: number, work: () => T): T =>
+  inScope({ kind: 'school', schoolId }, work);
+
+/** Runs a request (from its first hook on) in a system scope that its authentication may then narrow. */
+export function enterRequest(next: () => void): void {
+  storage.run({ scope: SYSTEM }, next);
+}
+
+/** Narrows the request in hand to its caller's school: from here on it sees that school's rows only. */
+export function narrowToSchool(schoolId: number): void {
+  const holder = storage.getStore();
+  if (!holder) throw new Error('narrowToSchool outside a request scope');
+  holder.scope = { kind: 'school', schoolId };
+}
+
+const keyOf = (scope: Scope): string => (scope.kind === 'school' ? String(scope.schoolId) : scope.kind);
+
+/** The one statement that moves a connection into a scope (the role and the school together). */
+function switchTo(scope: Scope): CompiledQuery {
+  if (scope.kind === 'owner') return CompiledQuery.raw(`select set_config('role', 'none', false)`);
+  return CompiledQuery.raw(
+    `select set_config('role', '${APP_ROLE}', false), set_config('parley.school', $1, false)`,
+    [scope.kind === 'system' ? 'all' : String(scope.schoolId)],
+  );
+}
+
+/** Wraps a driver so every connection it hands out runs under the current scope. */
+function scopedDriver(inner: Driver): Driver {
+  // What each connection last ran under; a new connection has run under nothing (no role, no school).
+  const applied = new WeakMap<DatabaseConnection, string>();
+  return {
+    init: (options) => inner.init(options),
+    async acquireConnection(options) {
+      const connection = await inner.acquireConnection(options);
+      const scope = currentScope();
+      const key = keyOf(scope);
+      if (applied.get(connection) !== key) {
+        try {
+          await connection.executeQuery(switchTo(scope));
+        } catch (error) {
+          applied.delete(connection);
+          await inner.releaseConnection(connection);
+          throw error;
+        }
+        applied.set(connection, key);
+      }
+      return connection;
+    },
+    beginTransaction: (connection, settings) => inner.beginTransaction(connection, settings),
+    commitTransaction: (connection) => inner.commitTransaction(connection),
+    rollbackTransaction: (connection) => inner.rollbackTransaction(connection),
+    savepoint: (connection, name, compile) =>
+      required(inner.savepoint).call(inner, connection, name, compile),
+    rollbackToSavepoint: (connection, name, compile) =>
+      required(inner.rollbackToSavepoint).call(inner, connection, name, compile),
+    releaseSavepoint: (connection, name, compile) =>
+      required(inner.releaseSavepoint).call(inner, connection, name, compile),
+    releaseConnection: (connection, options) => inner.releaseConnection(connection, options),
+    destroy: (options) => inner.destroy(options),
+  };
+}
+
+// Both dialects Parley uses (pg and PGlite) have savepoints.
+function required<T>(method: T | undefined): T {
+  if (!method) throw new Error('this database driver has no savepoints');
+  return method;
+}
+
+/** The same dialect, its connections kept in the caller's scope. */
+export function scopedDialect(inner: Dialect): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => scopedDriver(inner.createDriver()),
+    createIntrospector: (db) => inner.createIntrospector(db),
+    createQueryCompiler: (): QueryCompiler => inner.createQueryCompiler(),
+  };
+}

@@ -1,0 +1,29 @@
+import { timeAgo } from '@parley/domain/relative-time';
+import type { SessionItem } from '@parley/domain/sessions';
+
+// Pure helpers of the profile's security cards (decision 015).
+
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** "3 Jun 2031"; the text as it came when it is not a date. */
+export function shortDate(iso: string | null): string {
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? DATE.format(date) : (iso ?? '');
+}
+
+/** "5 minutes ago", for a session's times. */
+export function ago(iso: string, now: Date = new Date()): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : timeAgo(date, now);
+}
+
+/** This device first, then the latest active. */
+export function sortSessions(items: SessionItem[]): SessionItem[] {
+  return [...items].sort(
+    (a, b) =>
+      Number(b.current) - Number(a.current) || Date.parse(b.lastActiveAt) - Date.parse(a.lastActiveAt),
+  );
+}
+
+/** The codes as a block of text to copy or keep: one a line. */
+export const recoveryCodesText = (codes: string[]) => `${codes.join('\n')}\n`;
