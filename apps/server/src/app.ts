@@ -29,6 +29,7 @@ import { invitationRoutes } from './modules/invitations/invitations.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { peopleRoutes } from './modules/people/people.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
+import { pushRoutes } from './modules/push/push.routes';
 import { schoolRoutes } from './modules/school/school.routes';
 import { siteRoutes } from './modules/site/site.routes';
 import { subjectRoutes } from './modules/subjects/subjects.routes';
@@ -40,6 +41,7 @@ import { registerInputHygiene } from './plugins/input-hygiene';
 import { RequestLog } from './plugins/request-log';
 import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
+import { vapidKeysOnce } from './push/vapid';
 
 export type BuildOptions = {
   db: Db;
@@ -151,6 +153,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       subjectRoutes(api, ctx);
       schoolRoutes(api, ctx);
       profileRoutes(api, ctx);
+      pushRoutes(api, ctx, vapidKeysOnce(db, config));
       siteRoutes(api, ctx);
       eventRoutes(api, ctx);
       bookingRoutes(api, ctx);

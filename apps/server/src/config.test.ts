@@ -70,7 +70,28 @@ describe('parseConfig', () => {
       devMailbox: false,
       devMailboxOpen: true,
       dataEncryptionKey: Buffer.alloc(32, 0xab),
+      vapidKeys: undefined,
+      vapidSubject: 'mailto:school@example.org',
     });
+  });
+
+  it('takes VAPID keys in pairs and names a bad one', () => {
+    const publicKey = `B${'a'.repeat(86)}`;
+    const privateKey = 'k'.repeat(43);
+    expect(
+      parseConfig({
+        VAPID_PUBLIC_KEY: publicKey,
+        VAPID_PRIVATE_KEY: privateKey,
+        VAPID_SUBJECT: 'https://x.org',
+      }),
+    ).toMatchObject({ vapidKeys: { publicKey, privateKey }, vapidSubject: 'https://x.org' });
+    expect(() => parseConfig({ VAPID_PUBLIC_KEY: publicKey })).toThrow(
+      /VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/,
+    );
+    expect(() => parseConfig({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: privateKey })).toThrow(
+      /^Invalid configuration: VAPID_PUBLIC_KEY must be/,
+    );
+    expect(() => parseConfig({ VAPID_SUBJECT: 'http://x.org' })).toThrow(/VAPID_SUBJECT must be/);
   });
 
   it('treats an empty variable as not set', () => {

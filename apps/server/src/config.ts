@@ -33,6 +33,25 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
+  // Web Push (VAPID): both keys or neither (then a pair is made on first start and kept in the database).
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{87}$/,
+      'must be the 65-byte P-256 public key, base64url (npx web-push generate-vapid-keys)',
+    )
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{43}$/,
+      'must be the 32-byte P-256 private key, base64url (npx web-push generate-vapid-keys)',
+    )
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
+    .optional(),
 });
 
 /** 32 bytes from 64 hex characters or base64 (standard or URL-safe), else undefined. */
@@ -72,6 +91,10 @@ export type Config = {
   devMailboxOpen: boolean;
   /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
   dataEncryptionKey: Buffer;
+  /** VAPID keys from the environment; undefined: generated once and kept in app_settings (push/vapid.ts). */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  /** Who the push services may contact about this sender (VAPID `sub`). */
+  vapidSubject: string;
 };
 
 export class ConfigError extends Error {}
@@ -90,6 +113,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (c.NODE_ENV === 'production' && !c.DATA_ENCRYPTION_KEY) {
     throw new ConfigError('Invalid configuration: DATA_ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  if (Boolean(c.VAPID_PUBLIC_KEY) !== Boolean(c.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (set both or neither)',
+    );
   }
   const appName = c.APP_NAME;
   return {
@@ -110,5 +138,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
+    vapidKeys:
+      c.VAPID_PUBLIC_KEY && c.VAPID_PRIVATE_KEY
+        ? { publicKey: c.VAPID_PUBLIC_KEY, privateKey: c.VAPID_PRIVATE_KEY }
+        : undefined,
+    vapidSubject:
+      c.VAPID_SUBJECT ?? `mailto:${c.MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? 'push@parley.invalid'}`,
   };
 }

@@ -4,6 +4,8 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
+import { startPushWorker } from './push/push-worker';
+import { vapidKeysOnce } from './push/vapid';
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
     ? smtpTransport(config)
     : devMailboxTransport(db, (line) => app.log.info(line));
   let worker: { stop(): Promise<void> } | undefined;
+  let pushWorker: { stop(): Promise<void> } | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: shutting down`);
     await app.close();
     await worker?.stop();
+    await pushWorker?.stop();
     await db.destroy();
     process.exit(0);
   };
@@ -43,6 +47,13 @@ async function main(): Promise<void> {
     transport,
     intervalMs: 1000,
     onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
+  });
+  // Outside any request: the system scope, like the mail worker (db/scope.ts).
+  pushWorker = startPushWorker({
+    db,
+    keys: vapidKeysOnce(db, config),
+    intervalMs: 1000,
+    onError: (error) => app.log.warn({ err: error }, 'push worker pass failed; retrying'),
   });
   if (config.devMailbox) {
     const who = config.devMailboxOpen

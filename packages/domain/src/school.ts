@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, passwordField, personNameField, schoolNameField } from './fields';
 import { VALIDATION } from './messages';
+import { PUSH_SETTINGS_DEFAULTS } from './push';
 
 // School profile, subjects, own profile and settings (issue 3).
 
@@ -96,6 +97,7 @@ export type ChangePasswordRequest = z.input<typeof changePasswordRequest>;
 export const SETTINGS_DEFAULTS = {
   notifications: { bookingConfirmations: true, eventReminders: true, bookingNotifications: false },
   display: { theme: 'dark' },
+  push: PUSH_SETTINGS_DEFAULTS,
 } as const;
 
 /** The stored settings over their defaults: every group and key is always present. */
@@ -103,6 +105,10 @@ export function withSettingsDefaults(stored: Record<string, Record<string, unkno
   return {
     notifications: { ...SETTINGS_DEFAULTS.notifications, ...stored.notifications },
     display: { ...SETTINGS_DEFAULTS.display, ...stored.display },
+    push: { ...SETTINGS_DEFAULTS.push, ...stored.push } as Record<
+      keyof typeof PUSH_SETTINGS_DEFAULTS,
+      boolean
+    >,
   };
 }
 
@@ -115,6 +121,14 @@ export const settingsUpdate = z.strictObject({
     })
     .optional(),
   display: z.strictObject({ theme: z.enum(['dark', 'light']).optional() }).optional(),
+  push: z
+    .strictObject({
+      bookings: z.boolean().optional(),
+      eventOpening: z.boolean().optional(),
+      invitations: z.boolean().optional(),
+      reminders: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type SettingsUpdate = z.input<typeof settingsUpdate>;
 

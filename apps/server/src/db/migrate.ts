@@ -9,6 +9,7 @@ import * as tickets from './migrations/006-tickets';
 import * as audit from './migrations/007-audit';
 import * as accountSecurity from './migrations/008-accounts';
 import * as rowLevelSecurity from './migrations/009-row-level-security';
+import * as push from './migrations/010-push';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '007-audit': audit,
   '008-accounts': accountSecurity,
   '009-row-level-security': rowLevelSecurity,
+  '010-push': push,
 };
 
 const migratorOf = (

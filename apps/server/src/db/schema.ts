@@ -145,7 +145,18 @@ export interface DevMailboxTable {
   created_at: CreatedAt;
 }
 
-export interface MailOutboxTable {
+/** The columns of an outbox row's delivery (mail and push share the worker's lease rules, decision 004). */
+interface OutboxDelivery {
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface MailOutboxTable extends OutboxDelivery {
   id: Generated<number>;
   school_id: number | null;
   to_address: string;
@@ -154,13 +165,35 @@ export interface MailOutboxTable {
   html_body: string;
   links: ColumnType<string[], string, string>;
   attachments: ColumnType<MailAttachment[], string | undefined, string>;
-  status: Generated<MailStatus>;
-  attempts: Generated<number>;
-  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  locked_until: Timestamp | null;
-  last_error: string | null;
-  sent_at: Timestamp | null;
+}
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
   created_at: CreatedAt;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  school_id: number;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_success_at: Timestamp | null;
+}
+
+export type PushUrgency = 'very-low' | 'low' | 'normal' | 'high';
+
+export interface PushOutboxTable extends OutboxDelivery {
+  id: Generated<number>;
+  school_id: number;
+  subscription_id: number;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  ttl_seconds: number;
+  urgency: PushUrgency;
 }
 
 export interface SubjectsTable {
@@ -335,6 +368,9 @@ export interface Database {
   event_recipients: EventMembersTable;
   event_scanners: EventMembersTable;
   audit_entries: AuditEntriesTable;
+  app_settings: AppSettingsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_outbox: PushOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -28,10 +28,16 @@ export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<void> {
   await db.insertInto('mail_outbox').values(outboxRow(mail)).execute();
 }
 
-/** Leases due mail: a row leased by one worker is invisible to the others until the lease ends. */
-export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
+/** The outboxes worked by the same lease rules (decision 004): mail, and push (one row per subscription). */
+export type OutboxTable = 'mail_outbox' | 'push_outbox';
+
+// Both tables share the lease columns; typed through mail_outbox's for the builder.
+const leaseTable = (table: OutboxTable) => table as 'mail_outbox';
+
+/** Leases due rows: a row leased by one worker is invisible to the others until the lease ends. */
+function leaseDue(db: Db, table: OutboxTable, limit: number, leaseSeconds: number) {
   return db
-    .updateTable('mail_outbox')
+    .updateTable(leaseTable(table))
     .set({
       locked_until: sql`now() + make_interval(secs => ${leaseSeconds})`,
       attempts: sql`attempts + 1`,
@@ -40,7 +46,7 @@ export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
       'id',
       'in',
       db
-        .selectFrom('mail_outbox')
+        .selectFrom(leaseTable(table))
         .select('id')
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', sql<Date>`now()`)
@@ -49,22 +55,34 @@ export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
         .limit(limit)
         .forUpdate()
         .skipLocked(),
-    )
+    );
+}
+
+/** Leases due mail: a row leased by one worker is invisible to the others until the lease ends. */
+export function claimDueMail(db: Db, limit: number, leaseSeconds: number) {
+  return leaseDue(db, 'mail_outbox', limit, leaseSeconds)
     .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'links', 'attachments', 'attempts'])
     .execute();
 }
 
+/** Leases due pushes; the caller reads what they carry by id. */
+export function claimDueIds(db: Db, table: OutboxTable, limit: number, leaseSeconds: number) {
+  return leaseDue(db, table, limit, leaseSeconds).returning(['id', 'attempts']).execute();
+}
+
 /** Once a mail has left (or is given up), its row keeps who, what and when, never a usable link. */
 const dropContent = { text_body: '', html_body: '', links: '[]', attachments: '[]' } as const;
+// A push carries no link that signs anyone in: its payload stays for the record.
+const dropped = (table: OutboxTable) => (table === 'mail_outbox' ? dropContent : {});
 
 /** A claimed row as its worker holds it: `attempts` as the claim left it tells this claim from a later one. */
 export type Lease = { id: number; attempts: number };
 
 /** A row leaves the outbox once it was handed to SMTP, whoever's lease it was sent under. */
-export async function markSent(db: Db, id: number): Promise<void> {
+export async function markSent(db: Db, id: number, table: OutboxTable = 'mail_outbox'): Promise<void> {
   await db
-    .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: sql`now()`, locked_until: null, last_error: null, ...dropContent })
+    .updateTable(leaseTable(table))
+    .set({ status: 'sent', sent_at: sql`now()`, locked_until: null, last_error: null, ...dropped(table) })
     .where('id', '=', id)
     .execute();
 }
@@ -77,15 +95,16 @@ export async function markFailedAttempt(
   db: Db,
   lease: Lease,
   input: { error: string; retryInSeconds: number | null },
+  table: OutboxTable = 'mail_outbox',
 ): Promise<void> {
   await db
-    .updateTable('mail_outbox')
+    .updateTable(leaseTable(table))
     .set({
       status: input.retryInSeconds === null ? 'failed' : 'pending',
       next_attempt_at: sql`now() + make_interval(secs => ${input.retryInSeconds ?? 0})`,
       locked_until: null,
       last_error: input.error.slice(0, 1000),
-      ...(input.retryInSeconds === null && dropContent),
+      ...(input.retryInSeconds === null && dropped(table)),
     })
     .where('id', '=', lease.id)
     .where('attempts', '=', lease.attempts)
@@ -94,10 +113,14 @@ export async function markFailedAttempt(
 }
 
 /** Gives back leases not used (too little of the lease left to start a send): not counted as attempts. */
-export async function releaseLeases(db: Db, leases: Lease[]): Promise<void> {
+export async function releaseLeases(
+  db: Db,
+  leases: Lease[],
+  table: OutboxTable = 'mail_outbox',
+): Promise<void> {
   for (const lease of leases) {
     await db
-      .updateTable('mail_outbox')
+      .updateTable(leaseTable(table))
       .set({ locked_until: null, attempts: sql`attempts - 1` })
       .where('id', '=', lease.id)
       .where('attempts', '=', lease.attempts)

@@ -5,6 +5,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health',
   'GET /api/ready',
   'GET /api/site/config',
+  // The VAPID public key a browser subscribes to push with (public by design)
+  'GET /api/site/push-key',
   // Accounts: signing up, in and out, and the links mailed for them (the token is the credential)
   'POST /api/site/signup',
   'GET /api/users/search-email-for-signup',

@@ -275,6 +275,22 @@ export const RULES: Record<string, Rule> = {
     expect: signedIn(),
     input: () => ({ body: { display: { theme: 'dark' } } }),
   },
+  // Web Push (issue 12): the key is public; a subscription is the caller's own (push/push.test.ts proves
+  // another school cannot remove it).
+  'GET /api/site/push-key': { expect: everyone() },
+  'POST /api/user/push-subscription': {
+    expect: signedIn(),
+    input: (_a, caller) => ({
+      body: {
+        endpoint: `https://push.example.org/matrix-${caller}`,
+        keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+      },
+    }),
+  },
+  'POST /api/user/remove-push-subscription': {
+    expect: signedIn(),
+    input: () => ({ body: { endpoint: 'https://push.example.org/matrix-parent' } }),
+  },
   'POST /api/users/register-token': {
     expect: signedIn(),
     input: () => ({ body: { deviceToken: 'matrix-device-token' } }),

@@ -193,6 +193,7 @@ describe('settings and device token', () => {
       groupedSettings: {
         notifications: { bookingConfirmations: true, eventReminders: true, bookingNotifications: false },
         display: { theme: 'dark' },
+        push: { bookings: true, eventOpening: true, invitations: true, reminders: true },
       },
     });
   });
@@ -203,6 +204,7 @@ describe('settings and device token', () => {
       groupedSettings: {
         notifications: { bookingConfirmations: true, eventReminders: true, bookingNotifications: false },
         display: { theme: 'light' },
+        push: { bookings: true, eventOpening: true, invitations: true, reminders: true },
       },
     });
     for (const notifications of [{ bookingNotifications: true }, { eventReminders: false }]) {
@@ -212,6 +214,7 @@ describe('settings and device token', () => {
       groupedSettings: {
         notifications: { bookingConfirmations: true, eventReminders: false, bookingNotifications: true },
         display: { theme: 'light' },
+        push: { bookings: true, eventOpening: true, invitations: true, reminders: true },
       },
     });
     const admins = expectStatus(await http.get('users/settings', admin.token), 200);

@@ -9,6 +9,7 @@ import type { Db } from '../../db/database';
 import type { MailAttachment } from '../../db/schema';
 import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
+import { pushBookingChange } from '../../push/push-messages';
 import { sectionLabel } from '../events/slot-planner';
 import type { IssuedTicket } from '../tickets/tickets.service';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
@@ -200,4 +201,5 @@ export async function mailBookingChange(
     );
   }
   await enqueueMails(trx, mails);
+  await pushBookingChange(trx, event, family, outcome);
 }

@@ -4,6 +4,7 @@ import type { Actor } from '../../lib/actor';
 import { conflict, notFound } from '../../lib/http-error';
 import { enqueueMails } from '../../mail/outbox.repository';
 import { eventMessageMail } from '../../mail/templates';
+import { pushEventNews } from '../../push/push-messages';
 import { recordAudit } from '../audit/audit.service';
 import { eventSubject } from '../audit/audit-entries';
 import { issueEventLinks } from '../tokens/tokens.repository';
@@ -66,6 +67,13 @@ async function send(
           },
         ),
       ),
+    );
+    await pushEventNews(
+      trx,
+      schoolId,
+      event,
+      kind,
+      recipients.map((recipient) => recipient.id),
     );
     if (recipients.length > 0)
       await recordAudit(trx, actor, {

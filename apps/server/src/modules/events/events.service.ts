@@ -25,6 +25,7 @@ import type { EventsTable } from '../../db/schema';
 import type { Actor } from '../../lib/actor';
 import { conflict, notFound, unprocessable } from '../../lib/http-error';
 import { newPublicCode } from '../../lib/tokens';
+import { pushEventNews } from '../../push/push-messages';
 import { recordAudit } from '../audit/audit.service';
 import { bookingPeople, eventSubject, eventUpdateEntry } from '../audit/audit-entries';
 import { findEventType, listEventTypes } from './event-types.repository';
@@ -462,6 +463,11 @@ export async function updateEvent(
       await setCapacity(trx, schoolId, eventId, Number(fields.capacity));
     }
     await recordAudit(trx, actor, eventUpdateEntry(event, fields, school.timezone, cancelled));
+    // Enabled: its recipients hear that booking is open (push; issue 12).
+    if (fields.status === 1 && event.status !== 1)
+      await pushEventNews(trx, schoolId, updated, 'opened', [
+        ...(await repo.recipientIds(trx, schoolId, eventId)),
+      ]);
     return {
       id: eventId,
       message: cancelled

@@ -9,6 +9,7 @@ import { mayMail } from '../../lib/rate-limit';
 import type { SessionClient } from '../../lib/session-client';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { invitationMail } from '../../mail/templates';
+import { pushInvitation } from '../../push/push-messages';
 import { findSchool } from '../accounts/accounts.repository';
 import { startSession } from '../accounts/accounts.service';
 import { consumeToken, findLiveToken, issueToken, revokeTokens } from '../tokens/tokens.repository';
@@ -60,7 +61,11 @@ export async function inviteUser(
     await updateProfile(db, existing.id, { status: 1 });
   }
   const roleAdded = await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
-  if (options.sendMail && roleAdded) await sendInvitation(ctx, db, user.id, invitee.role);
+  if (options.sendMail && roleAdded) {
+    await sendInvitation(ctx, db, user.id, invitee.role);
+    if (existing)
+      await pushInvitation(db, schoolId, user.id, (await findSchool(db, schoolId)).name, invitee.role);
+  }
   return { userId: user.id, created: !existing, roleAdded };
 }
 

@@ -76,6 +76,7 @@ export async function updateSettings(ctx: AppContext, userId: number, body: Sett
   const next = {
     notifications: { ...current.notifications, ...body.notifications },
     display: { ...current.display, ...body.display },
+    push: { ...current.push, ...body.push },
   };
   await updateSettingsJson(ctx.db, userId, next);
   return { groupedSettings: next };

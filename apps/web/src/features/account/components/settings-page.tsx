@@ -19,6 +19,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 import { ACCOUNT_TEXT } from '../../../lib/ui-text';
+import { PushSettingsCard } from '../../push/push-settings-card';
 import { type NotificationKey, type Settings, settingsQuery, updateSettings } from '../api';
 
 const NOTIFICATION_KEYS: NotificationKey[] = [
@@ -110,6 +111,7 @@ export function SettingsPage() {
           <PageSkeleton />
         )}
       </SectionCard>
+      <PushSettingsCard />
     </Stack>
   );
 }

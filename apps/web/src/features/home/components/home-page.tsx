@@ -11,6 +11,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { setCurrentUser, setSubscriberName, useSession } from '../../../lib/session';
 import { BUTTONS, HOME_TEXT, SCREEN_TEXT } from '../../../lib/ui-text';
+import { useRefreshHomeOnPush } from '../../push/use-refresh-home';
 import { fetchCurrentUser, refreshHomeData, siteIndexQuery } from '../api';
 import { AdminHome } from './admin-home';
 import { hasMyEvents, MyEvents } from './my-events';
@@ -19,6 +20,7 @@ export function HomePage() {
   const { user, subscriberName } = useSession();
   const showSnackbar = useSnackbar();
   const index = useQuery({ ...siteIndexQuery, enabled: Boolean(user?.role) });
+  useRefreshHomeOnPush();
   const [refreshing, setRefreshing] = useState(false);
 
   useEffect(() => {

@@ -1,0 +1,142 @@
+import { bookingPath } from '@parley/domain/events';
+import type { PushPayload } from '@parley/domain/push';
+import { withSettingsDefaults } from '@parley/domain/school';
+import { formatLocalTime } from '@parley/domain/time-zone';
+import type { Db } from '../db/database';
+import type { BookingEventRow, PartyBookingRow } from '../modules/booking/booking.repository';
+import { enqueuePush } from './push.repository';
+
+// What is pushed, enqueued in the transaction of the change (like its mail). A notification for whoever
+// wants one (Settings, group `push`); `refresh_home` (spec §4) for everyone else whose home changed.
+
+const DAY = 86_400;
+const HOUR = 3_600;
+
+type Settings = Record<string, Record<string, unknown>>;
+type Outcome = { created: PartyBookingRow[]; cancelled: PartyBookingRow[]; all: PartyBookingRow[] };
+
+const pushWanted = (settings: Settings | null | undefined) => withSettingsDefaults(settings ?? {}).push;
+
+export async function pushBookingChange(
+  trx: Db,
+  event: BookingEventRow,
+  family: { settings: Settings } | undefined,
+  outcome: Outcome,
+): Promise<void> {
+  const changed = [...outcome.created, ...outcome.cancelled];
+  if (changed.length === 0) return;
+  const url = bookingPath(event.group_int, event.code);
+  const party = [...new Set(changed.map((b) => b.parent_id ?? b.student_id))].filter(
+    (id): id is number => id !== null,
+  );
+  const title = `${event.name}: ${
+    outcome.created.length > 0 && outcome.cancelled.length > 0
+      ? 'booking changed'
+      : outcome.created.length > 0
+        ? 'booking confirmed'
+        : 'booking cancelled'
+  }`;
+  const notified = new Set<number>();
+  if (family && pushWanted(family.settings).bookings) {
+    const first = outcome.all[0] ?? outcome.cancelled[0];
+    const body = first
+      ? `${outcome.all.length} appointment${outcome.all.length === 1 ? '' : 's'} booked; first at ${formatLocalTime(first.starts_at, event.timezone)}`
+      : '';
+    await send(trx, event.school_id, party, { action: 'booking', title, body, url });
+    for (const id of party) notified.add(id);
+  }
+  // Teachers who opted in to a notice per booking (or whose event asks for it), as with mail.
+  for (const booking of changed) {
+    if (booking.teacher_id === null || notified.has(booking.teacher_id)) continue;
+    const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
+    if (!(event.booking_notifications || optedIn) || !pushWanted(booking.teacher_settings).bookings) continue;
+    const what = outcome.created.includes(booking) ? 'New booking' : 'Cancelled booking';
+    await send(trx, event.school_id, [booking.teacher_id], {
+      action: 'booking',
+      title: `${event.name}: ${what.toLowerCase()}`,
+      body: `${what} at ${formatLocalTime(booking.starts_at, event.timezone)}`,
+      url: `/event/details-teacher?eventId=${event.id}`,
+    });
+    notified.add(booking.teacher_id);
+  }
+  // Everyone else whose home lists these bookings: the party, the children booked for, the teachers.
+  const homes = new Set(
+    [...party, ...changed.map((b) => b.student_id), ...changed.map((b) => b.teacher_id)].filter(
+      (id): id is number => id !== null && !notified.has(id),
+    ),
+  );
+  await refreshHome(trx, event.school_id, [...homes]);
+}
+
+/** spec §4: the page refreshes home; nothing is shown. Short-lived: a stale refresh is worthless. */
+export function refreshHome(trx: Db, schoolId: number, userIds: number[]): Promise<void> {
+  return enqueuePush(trx, schoolId, {
+    userIds,
+    payload: { action: 'refresh_home', title: '', body: '', url: '/home' } satisfies PushPayload,
+    ttlSeconds: HOUR,
+    urgency: 'normal',
+  });
+}
+
+function send(trx: Db, schoolId: number, userIds: number[], payload: PushPayload): Promise<void> {
+  return enqueuePush(trx, schoolId, { userIds, payload, ttlSeconds: DAY, urgency: 'high' });
+}
+
+/**
+ * An event's news for its recipients (bounded by the event's recipient list): it opened for booking, an
+ * invitation to book or a reminder from the school. Who turned that push off gets a home refresh instead.
+ */
+export async function pushEventNews(
+  trx: Db,
+  schoolId: number,
+  event: { name: string; group_int: number; code: string },
+  kind: 'opened' | 'inviteToBook' | 'reminder',
+  userIds: number[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  const key = kind === 'reminder' ? 'reminders' : 'eventOpening';
+  const payload: PushPayload = {
+    action: kind === 'reminder' ? 'reminder' : 'event_open',
+    title: event.name,
+    body:
+      kind === 'opened'
+        ? 'Booking is open.'
+        : kind === 'inviteToBook'
+          ? 'You are invited to book.'
+          : 'A reminder to book.',
+    url: bookingPath(event.group_int, event.code),
+  };
+  await enqueuePush(trx, schoolId, {
+    userIds,
+    payload,
+    ttlSeconds: DAY,
+    urgency: 'normal',
+    setting: { key, want: true },
+  });
+  await enqueuePush(trx, schoolId, {
+    userIds,
+    payload: { action: 'refresh_home', title: '', body: '', url: '/home' },
+    ttlSeconds: HOUR,
+    urgency: 'normal',
+    setting: { key, want: false },
+  });
+}
+
+/**
+ * An invitation to a further role, for someone who already has an account here (only they can have a
+ * subscription). The link itself is a credential: it stays in the mail; the push says where to look.
+ */
+export function pushInvitation(trx: Db, schoolId: number, userId: number, schoolName: string, role: string) {
+  return enqueuePush(trx, schoolId, {
+    userIds: [userId],
+    payload: {
+      action: 'invitation',
+      title: `${schoolName}: an invitation`,
+      body: `You are invited as ${role}. Open the invitation mail to accept.`,
+      url: '/home',
+    } satisfies PushPayload,
+    ttlSeconds: DAY,
+    urgency: 'normal',
+    setting: { key: 'invitations', want: true },
+  });
+}

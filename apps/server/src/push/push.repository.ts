@@ -1,0 +1,163 @@
+import type { PUSH_SETTINGS_DEFAULTS } from '@parley/domain/push';
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { PushUrgency } from '../db/schema';
+import { claimDueIds } from '../mail/outbox.repository';
+
+// Subscriptions, the push outbox and app-wide settings. SQL only here.
+
+export async function readSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('app_settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+export async function insertSettingIfAbsent(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('app_settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+export type NewSubscription = {
+  schoolId: number;
+  userId: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  userAgent: string | null;
+};
+
+/**
+ * One row per endpoint: a browser subscribing again (new keys), or signed in as someone else now, moves
+ * the endpoint to the caller. Runs in the system scope: the endpoint may be another school's row.
+ */
+export async function upsertSubscription(db: Db, s: NewSubscription): Promise<void> {
+  await db
+    .insertInto('push_subscriptions')
+    .values({
+      school_id: s.schoolId,
+      user_id: s.userId,
+      endpoint: s.endpoint,
+      p256dh: s.p256dh,
+      auth: s.auth,
+      user_agent: s.userAgent,
+    })
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        school_id: s.schoolId,
+        user_id: s.userId,
+        p256dh: s.p256dh,
+        auth: s.auth,
+        user_agent: s.userAgent,
+        last_success_at: null,
+      }),
+    )
+    .execute();
+}
+
+/** The caller's own subscription only: another user's (or school's) endpoint is left alone. */
+export async function deleteOwnSubscription(
+  db: Db,
+  schoolId: number,
+  userId: number,
+  endpoint: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('school_id', '=', schoolId)
+    .where('user_id', '=', userId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** The push service said the subscription is gone (404/410): it and its queued pushes go. */
+export async function deleteSubscription(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
+export async function markDelivered(db: Db, subscriptionId: number): Promise<void> {
+  await db
+    .updateTable('push_subscriptions')
+    .set({ last_success_at: sql`now()` })
+    .where('id', '=', subscriptionId)
+    .execute();
+}
+
+export type OutgoingPush = {
+  userIds: number[];
+  payload: Record<string, unknown>;
+  ttlSeconds: number;
+  urgency: PushUrgency;
+  /** Only to users whose push setting (group `push`, default on) is `want`; absent: to all of them. */
+  setting?: { key: keyof typeof PUSH_SETTINGS_DEFAULTS; want: boolean };
+};
+
+/**
+ * One outbox row per subscription of the users, in the caller's transaction (committed with the change
+ * or not at all). Users without a subscription cost nothing.
+ */
+export async function enqueuePush(db: Db, schoolId: number, push: OutgoingPush): Promise<void> {
+  const users = [...new Set(push.userIds)];
+  if (users.length === 0) return;
+  await db
+    .insertInto('push_outbox')
+    .columns(['school_id', 'subscription_id', 'payload', 'ttl_seconds', 'urgency'])
+    .expression(
+      db
+        .selectFrom('push_subscriptions')
+        .select([
+          'school_id',
+          'id',
+          sql<string>`${JSON.stringify(push.payload)}::jsonb`.as('payload'),
+          sql<number>`${push.ttlSeconds}::integer`.as('ttl_seconds'),
+          sql<string>`${push.urgency}::text`.as('urgency'),
+        ])
+        .where('school_id', '=', schoolId)
+        .where('user_id', 'in', users)
+        .$if(push.setting !== undefined, (qb) =>
+          qb.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('users as u')
+                .select('u.id')
+                .whereRef('u.id', '=', 'push_subscriptions.user_id')
+                .where(
+                  sql<boolean>`coalesce((u.settings -> 'push' ->> ${push.setting?.key ?? ''})::boolean, true)`,
+                  '=',
+                  push.setting?.want ?? true,
+                ),
+            ),
+          ),
+        ),
+    )
+    .execute();
+}
+
+/** Leases due pushes (the mail outbox's rules) with the subscription each goes to. */
+export async function claimDuePush(db: Db, limit: number, leaseSeconds: number) {
+  const leases = await claimDueIds(db, 'push_outbox', limit, leaseSeconds);
+  if (leases.length === 0) return [];
+  const rows = await db
+    .selectFrom('push_outbox as o')
+    .innerJoin('push_subscriptions as s', 's.id', 'o.subscription_id')
+    .select([
+      'o.id',
+      'o.payload',
+      'o.ttl_seconds',
+      'o.urgency',
+      'o.subscription_id',
+      's.endpoint',
+      's.p256dh',
+      's.auth',
+    ])
+    .where(
+      'o.id',
+      'in',
+      leases.map((lease) => lease.id),
+    )
+    .execute();
+  const attempts = new Map(leases.map((lease) => [lease.id, lease.attempts]));
+  // A row whose subscription went meanwhile went with it (cascade): nothing to send.
+  return rows.map((row) => ({ ...row, attempts: attempts.get(row.id) ?? 0 }));
+}
