@@ -22,6 +22,9 @@ npx vitest run "${projects[@]}"
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn
 
+echo "== native projects (Capacitor sync, offline)"
+(cd apps/mobile && npx cap sync)
+
 echo "== browser journeys (Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then

@@ -51,5 +51,7 @@ export const STORAGE_KEYS = {
   lastEventsRefresh: 'lastEventsRefresh',
   eventTypes: 'eventTypes',
   calendarEvents: 'calendarEvents',
+  /** The app's persisted data cache (lists, home data, events): see docs/architecture.md. */
+  queryCache: 'queryCache',
   theme: 'theme',
 } as const;

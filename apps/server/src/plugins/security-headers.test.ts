@@ -21,6 +21,12 @@ describe('security header rules', () => {
     expect(appPolicy(https)).toMatch(/; upgrade-insecure-requests$/);
   });
 
+  it("lets the installable app load its own service worker and manifest, nobody else's", () => {
+    const directives = appPolicy(http, 'abc').split('; ');
+    expect(directives).toContain("worker-src 'self'");
+    expect(directives).toContain("manifest-src 'self'");
+  });
+
   it("Swagger UI's own policy is never framed, and upgrades requests only over HTTPS", () => {
     const header =
       "default-src 'self'; frame-ancestors 'self'; style-src 'self' https:; upgrade-insecure-requests;";

@@ -52,6 +52,9 @@ export function appPolicy(config: PolicyConfig, nonce?: string): string {
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The installable app: its service worker (src/sw) and its web app manifest, both from our origin.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     `frame-src ${turnstile ? TURNSTILE_ORIGIN : "'none'"}`,
     "object-src 'none'",
     "base-uri 'none'",

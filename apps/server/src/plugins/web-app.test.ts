@@ -41,4 +41,36 @@ describe('registerWebApp', () => {
     expect((await app.inject({ url: '/api/ping' })).json()).toEqual({ ok: true });
     await app.close();
   });
+
+  it('never lets a browser keep the service worker or the manifest, and keeps bundles and icons long', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'parley-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<html></html>');
+    writeFileSync(join(dist, 'service-worker.js'), 'self.x = 1;');
+    writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Parley"}');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
+    mkdirSync(join(dist, 'icons'));
+    writeFileSync(join(dist, 'icons', 'icon-192.png'), 'png');
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {}');
+    const app = Fastify();
+    await registerWebApp(app, dist);
+    await app.ready();
+    const answer = async (url: string) => {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      return res.headers;
+    };
+    const worker = await answer('/service-worker.js');
+    expect(worker['cache-control']).toBe('no-cache');
+    expect(worker['content-type']).toMatch(/^application\/javascript/);
+    const manifest = await answer('/manifest.webmanifest');
+    expect(manifest['cache-control']).toBe('no-cache');
+    expect(manifest['content-type']).toMatch(/^application\/manifest\+json/);
+    expect((await answer('/assets/index-abc.js'))['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+    expect((await answer('/icons/icon-192.png'))['cache-control']).toBe('public, max-age=2592000');
+    expect((await answer('/favicon.svg'))['cache-control']).toBe('public, max-age=3600');
+    await app.close();
+  });
 });

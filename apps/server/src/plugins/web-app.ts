@@ -6,6 +6,21 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
+const YEAR_S = 365 * 24 * 3600;
+
+/**
+ * How long a browser may keep a file of the build. The service worker script and the manifest are asked
+ * for again every time (a cached service worker would keep an old build alive), the hashed bundles never
+ * change, the icons hardly ever.
+ */
+export function cacheControlFor(file: string): string {
+  const path = file.replaceAll('\\', '/');
+  if (path === '/service-worker.js' || path === '/manifest.webmanifest') return 'no-cache';
+  if (path.startsWith('/assets/')) return `public, max-age=${YEAR_S}, immutable`;
+  if (path.startsWith('/icons/')) return 'public, max-age=2592000'; // 30 days: their names carry no hash
+  return 'public, max-age=3600';
+}
+
 /**
  * Serves the built web app at / with a fallback to index.html for the app's own routes. The build may
  * land after the server starts (npm start builds and starts in parallel), so its presence is checked lazily.
@@ -19,7 +34,13 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     return built;
   };
   // wildcard: files are looked up per request, so a build that lands (or is replaced) after start is served.
-  await app.register(fastifyStatic, { root, wildcard: true, index: false, maxAge: '1h' });
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: true,
+    index: false,
+    cacheControl: false,
+    setHeaders: (reply, path) => reply.header('cache-control', cacheControlFor(path.slice(root.length))),
+  });
   const building = (reply: FastifyReply) =>
     reply
       .code(503)

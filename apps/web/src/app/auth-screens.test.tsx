@@ -117,7 +117,8 @@ describe('login screen', () => {
   });
 
   it('stores the session, clears cached lists and goes home on success', async () => {
-    localStorage.setItem(STORAGE_KEYS.teachers, '[]');
+    queryClient.setQueryData(['people', 'teachers'], [{ id: 1, name: 'Old List' }]);
+    localStorage.setItem(STORAGE_KEYS.queryCache, '{"people":"old"}');
     localStorage.setItem(STORAGE_KEYS.lastViewAsRole, 'parent');
     routes['/api/user/login'] = () => json(200, { accessToken: 'tok-9', user, message: 'Welcome' });
     routes['/api/site/index'] = () => json(200, { subscriberName: 'Hill School', viewAsSelectorItems: [] });
@@ -131,7 +132,8 @@ describe('login screen', () => {
     expect(await screen.findByText('Welcome, Ada')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/home');
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('tok-9');
-    expect(localStorage.getItem(STORAGE_KEYS.teachers)).toBeNull();
+    expect(queryClient.getQueryData(['people', 'teachers'])).toBeUndefined();
+    expect(localStorage.getItem(STORAGE_KEYS.queryCache) ?? '').not.toContain('people');
     expect(localStorage.getItem(STORAGE_KEYS.lastViewAsRole)).toBeNull();
     const login = requests.find((request) => request.path === '/api/user/login');
     expect(JSON.parse(String(login?.init.body))).toEqual({ email: 'ada@hill.test', password: 'password1' });

@@ -2,11 +2,11 @@ import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { type ReactNode, useMemo } from 'react';
 import { type ColorMode, ColorModeProvider } from '../components/color-mode';
 import { SnackbarProvider } from '../components/snackbar';
-import { queryClient } from '../lib/query-client';
+import { cachePersistOptions, queryClient, queryPersister } from '../lib/query-client';
 import { createAppTheme } from './theme';
 
 // Emotion writes MUI's styles into <style> tags, which the strict CSP (style-src with a nonce, no
@@ -27,13 +27,17 @@ function ThemedApp({ mode, children }: { mode: ColorMode; children: ReactNode })
   );
 }
 
+// Restoring the persisted cache holds every query back until the stored lists, home data and events
+// are in memory: an offline start shows them instead of failing a fetch.
+const persistOptions = cachePersistOptions(queryPersister);
+
 /** Theme (dark by default, remembered toggle), data cache and snackbar for the whole app. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <CacheProvider value={emotionCache}>
-      <QueryClientProvider client={queryClient}>
+      <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
         <ColorModeProvider>{(mode) => <ThemedApp mode={mode}>{children}</ThemedApp>}</ColorModeProvider>
-      </QueryClientProvider>
+      </PersistQueryClientProvider>
     </CacheProvider>
   );
 }

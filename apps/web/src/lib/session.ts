@@ -1,6 +1,7 @@
 import { type CurrentUser, currentUser as currentUserSchema } from '@parley/domain/auth';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { useSyncExternalStore } from 'react';
+import { forgetCachedData } from './query-client';
 import { readJson, readString, removeKeys, writeJson, writeString } from './storage';
 
 // The signed-in session (spec §3/§4): a token in local storage means logged in. The state lives in
@@ -77,14 +78,9 @@ export function getAccessToken(): string | null {
 
 /** Login: clears the cached lists and the last view-as choice, stores the token and the current user. */
 export function startSession(token: string, user: CurrentUser): void {
-  removeKeys(
-    STORAGE_KEYS.users,
-    STORAGE_KEYS.admins,
-    STORAGE_KEYS.teachers,
-    STORAGE_KEYS.parents,
-    STORAGE_KEYS.students,
-    STORAGE_KEYS.lastViewAsRole,
-  );
+  // The lists (with the home data and events of the previous session) live in the persisted cache.
+  forgetCachedData();
+  removeKeys(STORAGE_KEYS.lastViewAsRole);
   writeString(STORAGE_KEYS.accessToken, token);
   writeJson(STORAGE_KEYS.currentUser, user);
   writeString(STORAGE_KEYS.subscriberName, user.subscriberName);
@@ -110,18 +106,17 @@ export function clearCurrentUser(): void {
 /** Token removed and current user cleared (a 401 with action logout; opening the verify pages). */
 export function clearSession(): void {
   removeKeys(STORAGE_KEYS.accessToken, STORAGE_KEYS.currentUser);
+  forgetCachedData();
   setState({ token: null, user: null });
 }
 
-/** Logout: removes the token, the current event, the home data and its refresh time, and the user. */
+/**
+ * Logout: removes the token, the current event and the user; the home data (with its refresh time)
+ * and the other cached data go with the persisted cache, so a shared device keeps no school's data.
+ */
 export function endSession(): void {
-  removeKeys(
-    STORAGE_KEYS.accessToken,
-    STORAGE_KEYS.currentEvent,
-    STORAGE_KEYS.homeData,
-    STORAGE_KEYS.lastHomeDataRefresh,
-    STORAGE_KEYS.currentUser,
-  );
+  removeKeys(STORAGE_KEYS.accessToken, STORAGE_KEYS.currentEvent, STORAGE_KEYS.currentUser);
+  forgetCachedData();
   setState({ token: null, user: null });
 }
 

@@ -6,6 +6,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { headerOffsetPx } from '../../lib/native';
 import { useSession } from '../../lib/session';
 import { BUTTONS, NAV } from '../../lib/ui-text';
 import { ThemeToggleButton } from './theme-toggle-button';
@@ -20,7 +21,12 @@ export function MobileHeader({ heading, showBackArrow }: { heading: string; show
   const [anchorEl, setAnchorEl] = useState<HTMLElement | null>(null);
 
   return (
-    <AppBar position="sticky" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+    <AppBar
+      position="sticky"
+      elevation={0}
+      // Spec §9: on native platforms the header sits 34 px lower, clear of the status bar.
+      sx={{ borderBottom: 1, borderColor: 'divider', pt: `${headerOffsetPx()}px` }}
+    >
       <Toolbar variant="dense" sx={{ gap: 0.5, px: 1.5 }}>
         {showBackArrow ? (
           <IconButton edge="start" color="inherit" aria-label={BUTTONS.back} onClick={() => navigate(-1)}>

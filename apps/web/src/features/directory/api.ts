@@ -1,34 +1,29 @@
 import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
 import type { BulkSummary, RowStatus } from '@parley/domain/bulk-add';
-import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
-import {
-  type InviteRequest,
-  type ParentRequest,
-  type PersonDetail,
-  type StudentRequest,
-  type TeacherRequest,
-  type UserListItem,
-  userListItem,
+import type {
+  InviteRequest,
+  ParentRequest,
+  PersonDetail,
+  StudentRequest,
+  TeacherRequest,
+  UserListItem,
 } from '@parley/domain/people';
 import type { Role } from '@parley/domain/roles';
 import type { ProfileUpdate, SubjectItem, SubjectRequest } from '@parley/domain/school';
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../lib/api-client';
-import { queryClient } from '../../lib/query-client';
+import { cachedQuery, queryClient } from '../../lib/query-client';
 import { getSession, setCurrentUser } from '../../lib/session';
-import { readJson, removeKeys, writeJson } from '../../lib/storage';
 import {
-  type CachedList,
   discardsBeforeLoad,
   PEOPLE_KINDS,
   type PeopleKind,
-  toCachedList,
-  usableCache,
+  REFETCH_WHEN_EMPTY,
+  sortByName,
   withStatus,
 } from './list-cache';
 
-// Calls of the school directory (spec §7 Users, subjects, bulk add) and the local-storage list cache.
+// Calls of the school directory (spec §7 Users, subjects, bulk add) and the cached people lists.
 
 export const KIND_ROLE: Record<PeopleKind, Role> = {
   admins: 'admin',
@@ -53,47 +48,32 @@ const INVITE_MESSAGES: Record<PeopleKind, string> = {
 
 export type Saved = { id: number; message: string };
 
-// ---- People lists, cached in local storage (spec §4) ----
+// ---- People lists, cached on the device (spec §4; persisted by lib/query-client) ----
 
-const cachedListSchema = z.object({ savedAt: z.number(), items: z.array(userListItem) });
-
-function readStored(kind: PeopleKind): CachedList<UserListItem> | null {
-  const parsed = cachedListSchema.safeParse(readJson(STORAGE_KEYS[kind]));
-  return parsed.success ? parsed.data : null;
-}
-
-/** The stored list when spec §4 allows showing it; a non-admin's stored parents list is removed. */
-export function cachedPeopleList(kind: PeopleKind, now = Date.now()): CachedList<UserListItem> | null {
-  const isAdmin = Boolean(getSession().user?.isAdmin);
-  if (discardsBeforeLoad(kind, isAdmin)) removeKeys(STORAGE_KEYS[kind]);
-  return usableCache(kind, readStored(kind), { now, isAdmin });
-}
-
-/** Fetches a list from the server and keeps it, sorted by name, with the time it was fetched. */
+/** Fetches a list from the server, sorted by name. */
 export async function fetchPeopleList(kind: PeopleKind): Promise<UserListItem[]> {
-  if (discardsBeforeLoad(kind, Boolean(getSession().user?.isAdmin))) removeKeys(STORAGE_KEYS[kind]);
   const { items } = await api.get<{ items: UserListItem[] }>(`users/${kind}`);
-  const list = toCachedList(items, Date.now());
-  writeJson(STORAGE_KEYS[kind], list);
-  return list.items;
+  return sortByName(items);
 }
 
 /**
- * A people list: the stored copy while spec §4 allows it (its age counts toward the 4 hours), else the
- * server's. `refetch()` is the forced load of the refresh button and pull-to-refresh.
+ * A people list: the cached copy while spec §4 allows it (4 hours; teachers and parents refetched when
+ * empty), else the server's. `refetch()` is the forced load of the refresh button and pull-to-refresh.
+ * For a non-admin the parents list is discarded before loading: never kept, always fetched.
  */
-export const peopleListQuery = (kind: PeopleKind) =>
-  queryOptions({
+export function peopleListQuery(kind: PeopleKind) {
+  const discarded = discardsBeforeLoad(kind, Boolean(getSession().user?.isAdmin));
+  return queryOptions({
     queryKey: ['people', kind],
     queryFn: () => fetchPeopleList(kind),
-    initialData: () => cachedPeopleList(kind)?.items,
-    initialDataUpdatedAt: () => cachedPeopleList(kind)?.savedAt,
-    staleTime: CACHE_MAX_AGE_MS,
+    ...(discarded
+      ? { staleTime: 0, gcTime: 0 }
+      : cachedQuery({ refetchWhenEmpty: REFETCH_WHEN_EMPTY.has(kind) })),
   });
+}
 
-/** After an edit: forget every stored list (names and links show in several) and reload what is shown. */
+/** After an edit: every list is stale (names and links show in several); what is shown reloads. */
 export async function invalidateDirectory(): Promise<void> {
-  removeKeys(...PEOPLE_KINDS.map((kind) => STORAGE_KEYS[kind]));
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['people'] }),
     queryClient.invalidateQueries({ queryKey: ['person'] }),
@@ -101,11 +81,9 @@ export async function invalidateDirectory(): Promise<void> {
   ]);
 }
 
-/** Spec §4: a status change updates status, label and icon in the stored and shown lists. */
+/** Spec §4: a status change updates status, label and icon in the cached lists (their age kept). */
 export function patchStatusInLists(userId: number, status: 0 | 1): void {
   for (const kind of PEOPLE_KINDS) {
-    const stored = readStored(kind);
-    if (stored) writeJson(STORAGE_KEYS[kind], { ...stored, items: withStatus(stored.items, userId, status) });
     const queryKey = peopleListQuery(kind).queryKey;
     const state = queryClient.getQueryState(queryKey);
     if (state?.data) {

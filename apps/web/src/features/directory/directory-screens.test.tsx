@@ -4,6 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { storeCachedQuery } from '../../test-support/cached-data';
 import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
@@ -103,10 +104,7 @@ afterEach(() => {
 describe('teachers list', () => {
   it('shows a fresh cached list without fetching it, sorted by name, 10 to a page', async () => {
     signIn();
-    localStorage.setItem(
-      STORAGE_KEYS.teachers,
-      JSON.stringify({ savedAt: Date.now() - 60_000, items: TEACHERS }),
-    );
+    storeCachedQuery(['people', 'teachers'], TEACHERS, Date.now() - 60_000);
     renderAt('/teachers');
     const table = await screen.findByRole('table', { name: 'Teachers' });
     const rows = within(table).getAllByRole('row').slice(1);
@@ -123,7 +121,7 @@ describe('teachers list', () => {
 
   it('sorts by another column and back by name when the headers are clicked', async () => {
     signIn();
-    localStorage.setItem(STORAGE_KEYS.teachers, JSON.stringify({ savedAt: Date.now(), items: TEACHERS }));
+    storeCachedQuery(['people', 'teachers'], TEACHERS, Date.now());
     renderAt('/teachers');
     const table = await screen.findByRole('table', { name: 'Teachers' });
     fireEvent.click(within(table).getByRole('button', { name: 'Name' }));
@@ -132,24 +130,22 @@ describe('teachers list', () => {
 
   it('refetches when forced by the refresh button, and stores the fresh list', async () => {
     signIn();
-    localStorage.setItem(
-      STORAGE_KEYS.teachers,
-      JSON.stringify({ savedAt: Date.now(), items: TEACHERS.slice(0, 2) }),
-    );
+    storeCachedQuery(['people', 'teachers'], TEACHERS.slice(0, 2), Date.now());
     renderAt('/teachers');
     await screen.findByText('1–2 of 2');
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await screen.findByText('1–10 of 12');
     expect(calls('/api/users/teachers')).toBe(1);
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.teachers) ?? '{}').items).toHaveLength(12);
+    expect(queryClient.getQueryData(['people', 'teachers'])).toHaveLength(12);
+    // ...and keeps it on the device (the persister writes at most once a second).
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.queryCache)).toContain('Kim Kent'), {
+      timeout: 3000,
+    });
   });
 
   it('fetches an old cached list (over 4 hours)', async () => {
     signIn();
-    localStorage.setItem(
-      STORAGE_KEYS.teachers,
-      JSON.stringify({ savedAt: Date.now() - 14_400_001, items: TEACHERS.slice(0, 2) }),
-    );
+    storeCachedQuery(['people', 'teachers'], TEACHERS.slice(0, 2), Date.now() - 14_400_001);
     renderAt('/teachers');
     await screen.findByText('1–10 of 12');
     expect(calls('/api/users/teachers')).toBe(1);
@@ -217,10 +213,7 @@ describe('add teacher dialog', () => {
 
   it('closes, says so and reloads the list after a create', async () => {
     signIn();
-    localStorage.setItem(
-      STORAGE_KEYS.teachers,
-      JSON.stringify({ savedAt: Date.now(), items: TEACHERS.slice(0, 1) }),
-    );
+    storeCachedQuery(['people', 'teachers'], TEACHERS.slice(0, 1), Date.now());
     routes['/api/users/create-teacher'] = () =>
       json(200, { id: 99, message: 'Invitation sent to new@hill.test.' });
     renderAt('/teachers');

@@ -1,18 +1,13 @@
 import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
 import type { UserListItem } from '@parley/domain/people';
+import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
-import { cachedPeopleList, fetchPeopleList, patchStatusInLists, peopleListQuery } from './api';
-import {
-  discardsBeforeLoad,
-  isExpired,
-  needsRefetch,
-  sortByName,
-  toCachedList,
-  usableCache,
-  withStatus,
-} from './list-cache';
+import { fetchPeopleList, patchStatusInLists, peopleListQuery } from './api';
+import { discardsBeforeLoad, type PeopleKind, sortByName, withStatus } from './list-cache';
+
+// Spec §4 list cache, exercised the way a screen uses it: a list page mounting the real list query.
 
 const NOW = 1_800_000_000_000;
 
@@ -33,48 +28,98 @@ function person(id: number, name: string, status: 0 | 1 = 1): UserListItem {
   };
 }
 
+function signIn(isAdmin: boolean) {
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'tok');
+  localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(sessionUser(isAdmin)));
+  reloadSession();
+}
+
+let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  localStorage.clear();
+  queryClient.clear();
+  signIn(true);
+  fetchMock = vi.fn<typeof fetch>(
+    async () =>
+      new Response(JSON.stringify({ items: [person(2, 'Zed Zulu'), person(1, 'Amy Apple')] }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  queryClient.clear();
+  localStorage.clear();
+  reloadSession();
+});
+
+/** A list cached `age` ms ago, as a reload restores it. */
+function cached(kind: PeopleKind, items: UserListItem[], age: number) {
+  queryClient.setQueryData(peopleListQuery(kind).queryKey, items, { updatedAt: NOW - age });
+}
+
+/** Opens the list screen: mounts the list query; resolves with the number of server fetches. */
+async function openList(kind: PeopleKind): Promise<number> {
+  const observer = new QueryObserver(queryClient, peopleListQuery(kind));
+  const unsubscribe = observer.subscribe(() => {});
+  await vi.waitFor(() => expect(observer.getCurrentResult().fetchStatus).toBe('idle'));
+  unsubscribe();
+  return fetchMock.mock.calls.length;
+}
+
 describe('list cache rules (spec §4)', () => {
-  const fresh = { savedAt: NOW - 1000, items: [person(1, 'Ada Lovelace')] };
-
-  it('refetches when forced, even a fresh list', () => {
-    expect(needsRefetch('teachers', fresh, { now: NOW, forced: true })).toBe(true);
-    expect(needsRefetch('teachers', fresh, { now: NOW })).toBe(false);
+  it('does not refetch a list younger than 4 hours', async () => {
+    cached('students', [person(1, 'Ada Lovelace')], CACHE_MAX_AGE_MS - 1);
+    expect(await openList('students')).toBe(0);
+    expect(queryClient.getQueryData(peopleListQuery('students').queryKey)).toHaveLength(1);
   });
 
-  it('refetches when nothing is cached', () => {
-    for (const kind of ['admins', 'teachers', 'parents', 'students'] as const) {
-      expect(needsRefetch(kind, null, { now: NOW })).toBe(true);
-    }
-  });
-
-  it('refetches an empty list of teachers or parents, but keeps an empty list of admins or students', () => {
-    const empty = { savedAt: NOW - 1000, items: [] };
-    expect(needsRefetch('teachers', empty, { now: NOW })).toBe(true);
-    expect(needsRefetch('parents', empty, { now: NOW })).toBe(true);
-    expect(needsRefetch('students', empty, { now: NOW })).toBe(false);
-    expect(needsRefetch('admins', empty, { now: NOW })).toBe(false);
-  });
-
-  it('refetches a list older than 4 hours (14,400,000 ms)', () => {
+  it('refetches a list older than 4 hours (14,400,000 ms)', async () => {
     expect(CACHE_MAX_AGE_MS).toBe(14_400_000);
-    expect(isExpired(NOW - CACHE_MAX_AGE_MS, NOW)).toBe(false);
-    expect(isExpired(NOW - CACHE_MAX_AGE_MS - 1, NOW)).toBe(true);
-    expect(needsRefetch('students', { ...fresh, savedAt: NOW - CACHE_MAX_AGE_MS - 1 }, { now: NOW })).toBe(
-      true,
-    );
-    expect(needsRefetch('students', { ...fresh, savedAt: NOW - CACHE_MAX_AGE_MS }, { now: NOW })).toBe(false);
+    cached('students', [person(1, 'Ada Lovelace')], CACHE_MAX_AGE_MS + 1);
+    expect(await openList('students')).toBe(1);
+    expect(queryClient.getQueryData(peopleListQuery('students').queryKey)).toHaveLength(2);
   });
 
-  it('treats a list saved "in the future" (clock changed) as expired', () => {
-    expect(isExpired(NOW + 60_000, NOW)).toBe(true);
+  it('fetches when nothing is cached', async () => {
+    expect(await openList('admins')).toBe(1);
   });
 
-  it('discards the cached parents list for a non-admin only', () => {
+  it('refetches an empty list of teachers or parents, but keeps an empty list of admins or students', async () => {
+    cached('students', [], 1000);
+    cached('admins', [], 1000);
+    expect(await openList('students')).toBe(0);
+    expect(await openList('admins')).toBe(0);
+    cached('teachers', [], 1000);
+    expect(await openList('teachers')).toBe(1);
+    cached('parents', [], 1000);
+    expect(await openList('parents')).toBe(2);
+  });
+
+  it('refetches when forced (refresh button, pull-to-refresh), even a fresh list', async () => {
+    cached('teachers', [person(1, 'Ada Lovelace')], 1000);
+    expect(await openList('teachers')).toBe(0);
+    await queryClient.refetchQueries({ queryKey: peopleListQuery('teachers').queryKey });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('never keeps the parents list of a non-admin: fetched on every visit, not persisted', async () => {
     expect(discardsBeforeLoad('parents', false)).toBe(true);
     expect(discardsBeforeLoad('parents', true)).toBe(false);
     expect(discardsBeforeLoad('teachers', false)).toBe(false);
-    expect(usableCache('parents', fresh, { now: NOW, isAdmin: false })).toBeNull();
-    expect(usableCache('parents', fresh, { now: NOW, isAdmin: true })).toBe(fresh);
+    signIn(false);
+    cached('parents', [person(1, 'Ada Lovelace')], 1000);
+    expect(await openList('parents')).toBe(1);
+    expect(peopleListQuery('parents').meta).toBeUndefined();
+    signIn(true);
+    expect(peopleListQuery('parents').meta).toEqual({ persist: true });
   });
 
   it('keeps lists sorted by name, ignoring case and accents, equal names by id', () => {
@@ -86,10 +131,6 @@ describe('list cache rules (spec §4)', () => {
       person(1, 'bob Brown'),
     ]);
     expect(sorted.map((item) => item.id)).toEqual([4, 5, 1, 2, 3]);
-    expect(toCachedList([person(2, 'B b'), person(1, 'A a')], NOW)).toEqual({
-      savedAt: NOW,
-      items: [person(1, 'A a'), person(2, 'B b')],
-    });
   });
 
   it('changes status, label and icon of one user on a status update', () => {
@@ -105,88 +146,26 @@ describe('list cache rules (spec §4)', () => {
   });
 });
 
-describe('list cache in local storage', () => {
-  const admin = { isAdmin: true };
-
-  function signIn(isAdmin: boolean) {
-    localStorage.setItem(STORAGE_KEYS.accessToken, 'tok');
-    localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(sessionUser(isAdmin)));
-    reloadSession();
-  }
-
-  beforeEach(() => {
-    localStorage.clear();
-    queryClient.clear();
-    signIn(admin.isAdmin);
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    localStorage.clear();
-    reloadSession();
-  });
-
-  it('fetches, sorts by name and stores the list with its time', async () => {
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(JSON.stringify({ items: [person(2, 'Zed Zulu'), person(1, 'Amy Apple')] }), {
-          status: 200,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+describe('people list calls', () => {
+  it('fetches users/{kind} and sorts the list by name', async () => {
     const items = await fetchPeopleList('teachers');
     expect(items.map((item) => item.name)).toEqual(['Amy Apple', 'Zed Zulu']);
     expect(String(fetchMock.mock.calls[0]?.[0 as never])).toBe('/api/users/teachers');
-    const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.teachers) ?? 'null');
-    expect(stored.items.map((item: UserListItem) => item.id)).toEqual([1, 2]);
-    expect(Math.abs(stored.savedAt - Date.now())).toBeLessThan(5000);
-    expect(cachedPeopleList('teachers')?.items).toHaveLength(2);
   });
 
-  it('serves a fresh stored list, and not an old, empty or malformed one', () => {
-    const save = (key: string, value: unknown) => localStorage.setItem(key, JSON.stringify(value));
-    save(STORAGE_KEYS.students, { savedAt: NOW - 1000, items: [person(1, 'Ada Lovelace')] });
-    expect(cachedPeopleList('students', NOW)?.items).toHaveLength(1);
-    save(STORAGE_KEYS.students, { savedAt: NOW - CACHE_MAX_AGE_MS - 1, items: [person(1, 'Ada Lovelace')] });
-    expect(cachedPeopleList('students', NOW)).toBeNull();
-    save(STORAGE_KEYS.teachers, { savedAt: NOW - 1000, items: [] });
-    expect(cachedPeopleList('teachers', NOW)).toBeNull();
-    localStorage.setItem(STORAGE_KEYS.admins, '[{"not":"a list"}]');
-    expect(cachedPeopleList('admins', NOW)).toBeNull();
-  });
-
-  it('removes the stored parents list when a non-admin loads it', () => {
-    signIn(false);
-    localStorage.setItem(
-      STORAGE_KEYS.parents,
-      JSON.stringify({ savedAt: NOW - 1000, items: [person(1, 'Ada Lovelace')] }),
-    );
-    expect(cachedPeopleList('parents', NOW)).toBeNull();
-    expect(localStorage.getItem(STORAGE_KEYS.parents)).toBeNull();
-  });
-
-  it('patches a status change into the stored and the shown lists', () => {
-    const stored = { savedAt: NOW - 1000, items: [person(1, 'Ada Lovelace'), person(2, 'Bob Brown')] };
-    localStorage.setItem(STORAGE_KEYS.teachers, JSON.stringify(stored));
-    localStorage.setItem(
-      STORAGE_KEYS.parents,
-      JSON.stringify({ ...stored, items: [person(2, 'Bob Brown')] }),
-    );
-    queryClient.setQueryData(peopleListQuery('teachers').queryKey, stored.items);
-
+  it('patches a status change into the cached lists, keeping their age', () => {
+    cached('teachers', [person(1, 'Ada Lovelace'), person(2, 'Bob Brown')], 5000);
+    cached('parents', [person(2, 'Bob Brown')], 1000);
     patchStatusInLists(2, 0);
-
-    const teachers = JSON.parse(localStorage.getItem(STORAGE_KEYS.teachers) ?? 'null');
-    expect(teachers.savedAt).toBe(stored.savedAt);
-    expect(teachers.items[1]).toMatchObject({
+    const key = peopleListQuery('teachers').queryKey;
+    expect(queryClient.getQueryData(key)?.[1]).toMatchObject({
       id: 2,
       status: 0,
       statusLabel: 'Inactive',
       statusIcon: 'block',
     });
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.parents) ?? 'null').items[0].status).toBe(0);
-    expect(queryClient.getQueryData(peopleListQuery('teachers').queryKey)?.[1]?.status).toBe(0);
+    expect(queryClient.getQueryState(key)?.dataUpdatedAt).toBe(NOW - 5000);
+    expect(queryClient.getQueryData(peopleListQuery('parents').queryKey)?.[0]?.status).toBe(0);
   });
 });
 

@@ -1,11 +1,12 @@
 import type { MessageResponse } from '@parley/domain/auth';
 import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/booking';
-import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
 import type {
   AddRecipientsRequest,
   EventConflict,
+  EventListItem,
   EventMessageType,
   EventsIndexResponse,
+  EventTypeItem,
   EventUpdateRequest,
   EventViewResponse,
   SectionRequest,
@@ -14,39 +15,28 @@ import type { PersonDetail } from '@parley/domain/people';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
-import { queryClient } from '../../lib/query-client';
-import { removeKeys } from '../../lib/storage';
-import {
-  type EventsData,
-  forgetEvents,
-  readEventsCache,
-  usableEvents,
-  writeEventsCache,
-} from './events-cache';
+import { cachedQuery, queryClient } from '../../lib/query-client';
 
 // Calls of spec §7 Events and Messages, and the events list cache of spec §4.
 
 export type Saved = { id: number; message: string };
+export type EventsData = { events: EventListItem[]; eventTypes: EventTypeItem[] };
 export type PersonRef = { id: number; name: string; email: string };
 
 // ---- The list ----
 
-/** Fetches events/index and keeps it (with its time) in local storage. `forced` is the refresh flag. */
+/** Fetches events/index (one of the cached queries of spec §4). `forced` is the refresh flag. */
 export async function fetchEvents(forced = false): Promise<EventsData> {
   const data = await api.get<EventsIndexResponse>('events/index', {
     query: forced ? { forceRefresh: '1' } : {},
   });
-  const result = { events: data.events, eventTypes: data.eventTypes };
-  writeEventsCache(result, Date.now());
-  return result;
+  return { events: data.events, eventTypes: data.eventTypes };
 }
 
 export const eventsQuery = queryOptions({
   queryKey: ['events', 'list'],
   queryFn: () => fetchEvents(false),
-  initialData: () => usableEvents(readEventsCache(), { now: Date.now() }) ?? undefined,
-  initialDataUpdatedAt: () => readEventsCache()?.savedAt,
-  staleTime: CACHE_MAX_AGE_MS,
+  ...cachedQuery(),
 });
 
 /** The refresh button and pull-to-refresh: a forced reload. */
@@ -58,8 +48,6 @@ export async function refreshEvents(): Promise<EventsData> {
 
 /** After any change: the stored list, the home data and the open event are reloaded. */
 export async function afterEventChange(eventId?: number): Promise<void> {
-  forgetEvents();
-  removeKeys(STORAGE_KEYS.homeData, STORAGE_KEYS.lastHomeDataRefresh);
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['events', 'list'] }),
     queryClient.invalidateQueries({ queryKey: ['home'] }),

@@ -1,42 +1,24 @@
 import type { CurrentUser } from '@parley/domain/auth';
-import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
-import { type HomeData, homeDataResponse } from '@parley/domain/home';
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { HomeData } from '@parley/domain/home';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { downloadFile } from '../../lib/download';
-import { queryClient } from '../../lib/query-client';
+import { cachedQuery, queryClient } from '../../lib/query-client';
 import { readJson, readString, writeJson, writeString } from '../../lib/storage';
-import { HOME_REFRESH_WAIT_MS, homeCacheUsable } from './home-logic';
+import { HOME_REFRESH_WAIT_MS } from './home-logic';
 import { type CalendarEntry, parseCalendarEntries, withCalendarEntry } from './my-events-logic';
 
-// Home data (spec §7 Home: GET site/index), cached in local storage under homeData with its fetch time
-// under lastHomeDataRefresh (spec §3/§4: 4 hours; forced by refresh and pull-to-refresh).
-
-export type StoredHome = { data: HomeData; savedAt: number };
-
-export function readHomeCache(): StoredHome | null {
-  const parsed = homeDataResponse.safeParse(readJson(STORAGE_KEYS.homeData));
-  const savedAt = Number(readString(STORAGE_KEYS.lastHomeDataRefresh));
-  if (!parsed.success || !Number.isFinite(savedAt) || savedAt <= 0) return null;
-  return { data: parsed.data, savedAt };
-}
+// Home data (spec §7 Home: GET site/index), one of the cached queries of spec §3/§4 (4 hours; forced
+// by refresh and pull-to-refresh), persisted with the others by lib/query-client.
 
 export async function fetchHomeData(forced = false): Promise<HomeData> {
-  const data = await api.get<HomeData>('site/index', { query: forced ? { forceRefresh: '1' } : {} });
-  writeJson(STORAGE_KEYS.homeData, data);
-  writeString(STORAGE_KEYS.lastHomeDataRefresh, String(Date.now()));
-  return data;
+  return api.get<HomeData>('site/index', { query: forced ? { forceRefresh: '1' } : {} });
 }
 
 export const siteIndexQuery = queryOptions({
   queryKey: ['home', 'site-index'],
   queryFn: () => fetchHomeData(false),
-  initialData: () => {
-    const stored = readHomeCache();
-    return stored && homeCacheUsable(stored.savedAt, Date.now()) ? stored.data : undefined;
-  },
-  initialDataUpdatedAt: () => readHomeCache()?.savedAt,
-  staleTime: CACHE_MAX_AGE_MS,
+  ...cachedQuery(),
 });
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -64,7 +46,3 @@ export function rememberCalendarEntry(entry: CalendarEntry): CalendarEntry[] {
   writeJson(STORAGE_KEYS.calendarEvents, next);
   return next;
 }
-
-/** In a browser the calendar is a file: the server's .ics for the event (text/calendar). */
-export const downloadCalendarFile = (eventId: number) =>
-  downloadFile('events/calendar-file', { eventId }, `event-${eventId}.ics`);

@@ -1,6 +1,7 @@
-import { CACHE_MAX_AGE_MS, SAMPLE_EVENT_BANNER_LOGIN_COUNT } from '@parley/domain/constants';
+import { SAMPLE_EVENT_BANNER_LOGIN_COUNT } from '@parley/domain/constants';
 
-// Rules of the admin home (spec §2 Home, §4 caching, §9 constants), pure so they are tested directly.
+// Rules of the admin home (spec §2 Home, §9 constants), pure so they are tested directly. The §4
+// cache of the home data is lib/query-client.
 
 /** Spec §9: pull-to-refresh threshold on the home view. */
 export const HOME_PULL_THRESHOLD = 192;
@@ -10,12 +11,6 @@ export const HOME_REFRESH_WAIT_MS = 2000;
 /** Spec §2/§9: the sample-events banner shows while loginCount is below 5. */
 export function showsSampleBanner(loginCount: number | null | undefined): boolean {
   return typeof loginCount === 'number' && loginCount < SAMPLE_EVENT_BANNER_LOGIN_COUNT;
-}
-
-/** Spec §4: stored home data is used until it is 4 hours old (or forced); a future time is expired. */
-export function homeCacheUsable(savedAt: number | null, now: number, forced = false): boolean {
-  if (forced || savedAt === null || !Number.isFinite(savedAt)) return false;
-  return now - savedAt <= CACHE_MAX_AGE_MS && savedAt <= now;
 }
 
 export type HomeCounts = {

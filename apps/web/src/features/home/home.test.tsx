@@ -1,16 +1,9 @@
-import { CACHE_MAX_AGE_MS } from '@parley/domain/constants';
 import type { HomeData } from '@parley/domain/home';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdminHome } from './components/admin-home';
-import {
-  HOME_PULL_THRESHOLD,
-  HOME_REFRESH_WAIT_MS,
-  homeCacheUsable,
-  homeTiles,
-  showsSampleBanner,
-} from './home-logic';
+import { HOME_PULL_THRESHOLD, HOME_REFRESH_WAIT_MS, homeTiles, showsSampleBanner } from './home-logic';
 
 const BANNER = 'New account signups include sample events. You can customize as desired.';
 
@@ -46,15 +39,6 @@ describe('home rules (spec §2 Home, §9)', () => {
     expect(showsSampleBanner(5)).toBe(false);
     expect(showsSampleBanner(12)).toBe(false);
     expect(showsSampleBanner(undefined)).toBe(false);
-  });
-
-  it('keeps home data 4 hours unless forced', () => {
-    const now = 1_800_000_000_000;
-    expect(homeCacheUsable(now - CACHE_MAX_AGE_MS, now)).toBe(true);
-    expect(homeCacheUsable(now - CACHE_MAX_AGE_MS - 1, now)).toBe(false);
-    expect(homeCacheUsable(now - 1000, now, true)).toBe(false);
-    expect(homeCacheUsable(null, now)).toBe(false);
-    expect(homeCacheUsable(now + 1000, now)).toBe(false);
   });
 
   it('uses the home constants: pull threshold 192, refresh wait 2 s', () => {

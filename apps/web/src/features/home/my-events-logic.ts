@@ -137,32 +137,8 @@ export const calendarAdded = (
   entries: readonly CalendarEntry[],
 ): boolean => item.calendarStatus === 'added' || entries.some((entry) => entry.id === item.id);
 
-export const CALENDAR_EVENT_HOURS = 2;
-export const CALENDAR_ALERT_MINUTES = 1440;
-export const CALENDAR_DEFAULT_LOCATION = 'School';
-
-/** Spec §3/§9 calendar event payload (the native calendar's input): 2 hours, alert 1 day before. */
-export function calendarPayload(item: Pick<OpenEventSummaryItem, 'name' | 'eventDate' | 'location'>): {
-  title: string;
-  location: string;
-  notes: string;
-  startDate: number;
-  endDate: number;
-  isAllDay: boolean;
-  alertOffsetInMinutes: number[];
-} | null {
-  const start = item.eventDate ? Date.parse(item.eventDate) : Number.NaN;
-  if (!Number.isFinite(start)) return null;
-  return {
-    title: item.name,
-    location: item.location || CALENDAR_DEFAULT_LOCATION,
-    notes: `School meeting event: ${item.name}`,
-    startDate: start,
-    endDate: start + CALENDAR_EVENT_HOURS * 3600_000,
-    isAllDay: false,
-    alertOffsetInMinutes: [CALENDAR_ALERT_MINUTES],
-  };
-}
+// The spec §3/§9 payload lives with the device calendar in lib/calendar-event.ts.
+export { CALENDAR_ALERT_MINUTES, calendarEventPayload as calendarPayload } from '../../lib/calendar-event';
 
 /** A relative link stays in the app (router link); anything else is a plain anchor. */
 export const isInternalLink = (link: string): boolean => link.startsWith('/') && !link.startsWith('//');

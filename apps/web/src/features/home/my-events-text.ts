@@ -14,7 +14,6 @@ export const MY_EVENTS_UI = {
   calendarNoDate: 'Date to be announced',
   /** In a browser: the .ics file was downloaded; opening it adds the event. */
   calendarDownloaded: 'Calendar file downloaded. Open it to add the event to your calendar.',
-  /** Spec §8 Calendar. */
-  calendarFailed: 'Failed to add event to calendar',
-  calendarAdded: 'Event added to calendar successfully!',
+  /** On a device whose calendar already holds the event. */
+  calendarAlreadyThere: 'This event is already in your calendar.',
 } as const;

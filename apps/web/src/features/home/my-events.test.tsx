@@ -309,6 +309,8 @@ describe('My Events: the lists (spec §2 Home)', () => {
     expect(within(dialog).getByText('Spring evening')).toBeTruthy();
     expect(within(dialog).getByText('Thu 12 Mar 2026, 16:00 – 19:00')).toBeTruthy();
     expect(within(dialog).getByText('Reminder: 1 day before')).toBeTruthy();
+    // In a browser (spec §8): the device calendar is for mobile devices; the event comes as a file.
+    expect(within(dialog).getByText('Calendar access is only available on mobile devices.')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
 
     expect(await screen.findByRole('button', { name: 'Added to Calendar' })).toBeTruthy();

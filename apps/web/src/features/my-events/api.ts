@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '@parley/domain/constants';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
-import { readJson, removeKeys, writeJson } from '../../lib/storage';
+import { readJson, writeJson } from '../../lib/storage';
 import { SCHEDULE_REFRESH_MS } from './details-logic';
 
 // The teacher's schedule and the family's bookings of one event (issue 5 "Teacher, parent and student
@@ -31,7 +31,6 @@ export const removeBooking = (eventId: number, bookingId: number) =>
 
 /** After a cancellation: this page and the home lists (whose booking lines changed) are reloaded. */
 export async function afterBookingChange(eventId: number): Promise<void> {
-  removeKeys(STORAGE_KEYS.homeData, STORAGE_KEYS.lastHomeDataRefresh);
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['my-events', 'booking-view', eventId] }),
     queryClient.invalidateQueries({ queryKey: ['home'] }),

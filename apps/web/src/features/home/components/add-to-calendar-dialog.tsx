@@ -1,5 +1,6 @@
 import EventIcon from '@mui/icons-material/Event';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActiveOutlined';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
@@ -16,12 +17,14 @@ type Props = {
   open: boolean;
   item: Pick<OpenEventSummaryItem, 'name' | 'eventDetails' | 'location'> | null;
   pending: boolean;
+  /** In a browser: spec §8 "only available on mobile devices"; the event comes as an .ics file instead. */
+  notice?: string | null;
   onCancel: () => void;
   onConfirm: () => void;
 };
 
 /** Spec §2 Home dialogs: the "Add to Calendar" confirmation with name, date and "Reminder: 1 day before". */
-export function AddToCalendarDialog({ open, item, pending, onCancel, onConfirm }: Props) {
+export function AddToCalendarDialog({ open, item, pending, notice, onCancel, onConfirm }: Props) {
   const titleId = useId();
   return (
     <Dialog
@@ -45,6 +48,7 @@ export function AddToCalendarDialog({ open, item, pending, onCancel, onConfirm }
             <NotificationsActiveIcon fontSize="small" color="action" />
             <Typography>{MY_EVENTS_TEXT.calendarReminder}</Typography>
           </Stack>
+          {notice ? <Alert severity="info">{notice}</Alert> : null}
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -12,20 +12,16 @@ import Typography from '@mui/material/Typography';
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
 import type { HomeData } from '@parley/domain/home';
 import type { Role } from '@parley/domain/roles';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { useSnackbar } from '../../../components/snackbar';
-import { serverMessage } from '../../../lib/api-client';
-import {
-  downloadCalendarFile,
-  readCalendarEntries,
-  readLastViewAs,
-  rememberCalendarEntry,
-  writeLastViewAs,
-} from '../api';
+import { CALENDAR_TEXT } from '../../../lib/calendar-event';
+import { addEventToCalendar, isInDeviceCalendar, isNative } from '../../../lib/native';
+import { readCalendarEntries, readLastViewAs, rememberCalendarEntry, writeLastViewAs } from '../api';
 import {
   calendarAdded,
   defaultViewAs,
   isViewAsRole,
+  itemActions,
   openEventsFor,
   roleMissing,
   showsViewAsSelector,
@@ -77,21 +73,47 @@ export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
   const addToCalendar = async () => {
     if (!calendarItem) return;
     setAdding(true);
-    try {
-      await downloadCalendarFile(calendarItem.id);
-      setCalendarEntries(rememberCalendarEntry({ id: calendarItem.id, name: calendarItem.name }));
-      showSnackbar(MY_EVENTS_UI.calendarDownloaded, 'success');
-      setCalendarOpen(false);
-    } catch (error) {
-      showSnackbar(serverMessage(error, MY_EVENTS_UI.calendarFailed), 'error');
-    } finally {
-      setAdding(false);
+    const { id, name, eventDate, location } = calendarItem;
+    const result = await addEventToCalendar({ id, name, eventDate, location });
+    setAdding(false);
+    if (result.status === 'denied' || result.status === 'failed') {
+      showSnackbar(result.message, 'error');
+      if (result.status === 'denied') setCalendarOpen(false);
+      return;
     }
+    // Spec §4: added after a successful add, or when the device calendar already holds the event.
+    setCalendarEntries(rememberCalendarEntry({ id, name }));
+    const text = {
+      added: CALENDAR_TEXT.added,
+      exists: MY_EVENTS_UI.calendarAlreadyThere,
+      downloaded: MY_EVENTS_UI.calendarDownloaded,
+    }[result.status];
+    showSnackbar(text, 'success');
+    setCalendarOpen(false);
   };
+
+  const items = useMemo(() => (data && role !== null ? openEventsFor(data, role) : undefined), [data, role]);
+
+  // Spec §4: on a device, an event the calendar already holds counts as added (calendarStatus).
+  useEffect(() => {
+    if (!items || role === null || !isNative()) return;
+    let current = true;
+    const unknown = items.filter(
+      (item) => itemActions(role, item).addToCalendar && !calendarAdded(item, readCalendarEntries()),
+    );
+    void (async () => {
+      for (const item of unknown) {
+        if (!(await isInDeviceCalendar(item)) || !current) continue;
+        setCalendarEntries(rememberCalendarEntry({ id: item.id, name: item.name }));
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [items, role]);
 
   if (role === null) return null;
   const roleLabel = options.find((option) => option.value === role)?.label ?? role;
-  const items = data ? openEventsFor(data, role) : undefined;
 
   let body: ReactNode;
   if (roleMissing(role, roles)) {
@@ -183,6 +205,7 @@ export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
         open={calendarOpen}
         item={calendarItem}
         pending={adding}
+        notice={isNative() ? null : CALENDAR_TEXT.notNative}
         onCancel={() => setCalendarOpen(false)}
         onConfirm={() => void addToCalendar()}
       />

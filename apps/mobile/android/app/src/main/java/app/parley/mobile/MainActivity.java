@@ -1,0 +1,5 @@
+package app.parley.mobile;
+
+import com.getcapacitor.BridgeActivity;
+
+public class MainActivity extends BridgeActivity {}
