@@ -61,7 +61,9 @@ describe('refresh_home push', () => {
       .getByRole('listitem')
       .filter({ hasText: 'Parents' })
       .locator('p');
-    await expect.poll(async () => /^\d+$/.test((await parents.textContent()) ?? '')).toBe(true);
+    await expect
+      .poll(async () => /^\d+$/.test((await parents.textContent()) ?? ''), { timeout: 10_000 })
+      .toBe(true);
     const before = Number(await parents.textContent());
 
     let homeRequests = 0;
@@ -89,8 +91,8 @@ describe('refresh_home push', () => {
     expect(await parents.textContent()).toBe(String(before));
 
     await pushTo(page, { action: 'refresh_home' });
-    await expect.poll(() => homeRequests).toBeGreaterThan(0);
-    await expect.poll(() => parents.textContent()).toBe(String(before + 1));
+    await expect.poll(() => homeRequests, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => parents.textContent(), { timeout: 10_000 }).toBe(String(before + 1));
     expect(navigations).toBe(0);
     expect(await page.evaluate(() => (window as { beforePush?: boolean }).beforePush)).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/home');
