@@ -25,6 +25,7 @@ import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { asOwner } from '../apps/server/src/db/scope';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import {
   doubleBookings,
@@ -236,23 +237,26 @@ async function setUp(db: Db): Promise<Evening> {
       .execute();
     if (slots.length !== TEACHERS * SLOTS_PER_TEACHER) throw new Error(`${slots.length} slots generated`);
     const families = await seedFamilies(db, schoolId, PARENTS);
-    // The bare endpoint's own copy of the same slots, so both rushes start from the same state.
-    await db.schema
-      .createTable('bare_slots')
-      .addColumn('id', 'integer', (c) => c.primaryKey())
-      .addColumn('capacity', 'integer', (c) => c.notNull())
-      .addColumn('booked_count', 'integer', (c) => c.notNull())
-      .execute();
-    await exec(
-      db,
-      `ALTER TABLE bare_slots ADD CONSTRAINT bare_slots_booked_count
-      CHECK (booked_count between 0 and capacity)`,
-    );
-    await exec(
-      db,
-      `INSERT INTO bare_slots SELECT id, capacity, booked_count FROM slots WHERE event_id = ${Number(eventId)}`,
-    );
-    await exec(db, 'VACUUM ANALYZE');
+    // The bare endpoint's own copy of the same slots, so both rushes start from the same state (schema
+    // work is the tables' owner's: the app's role may not create tables).
+    await asOwner(async () => {
+      await db.schema
+        .createTable('bare_slots')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('capacity', 'integer', (c) => c.notNull())
+        .addColumn('booked_count', 'integer', (c) => c.notNull())
+        .execute();
+      await exec(
+        db,
+        `ALTER TABLE bare_slots ADD CONSTRAINT bare_slots_booked_count
+        CHECK (booked_count between 0 and capacity)`,
+      );
+      await exec(
+        db,
+        `INSERT INTO bare_slots SELECT id, capacity, booked_count FROM slots WHERE event_id = ${Number(eventId)}`,
+      );
+      await exec(db, 'VACUUM ANALYZE');
+    });
     return {
       eventId,
       slotsByTeacher: teacherIds.map((id) =>

@@ -21,11 +21,16 @@ import {
  * The scope rides on AsyncLocalStorage, and each pooled connection is switched only when the scope it last
  * ran under differs: a server busy with one school sends no extra statement at all.
  */
-export type Scope = { kind: 'owner' } | { kind: 'system' } | { kind: 'school'; schoolId: number };
+export type Scope =
+  | { kind: 'owner' }
+  | { kind: 'system' }
+  | { kind: 'school'; schoolId: number }
+  /** Any scope of the app's role will do: for the SECURITY DEFINER lookups that read across schools. */
+  | { kind: 'app' };
 
 export const APP_ROLE = 'parley_app';
 const OWNER: Scope = { kind: 'owner' };
-const SYSTEM: Scope = { kind: 'system' };
+const SYSTEM = { kind: 'system' } as const;
 
 // A holder rather than the scope itself, so a request's hook can narrow it once the caller is known and
 // everything the request goes on to run (its handler, its background work) sees the narrowed scope.
@@ -45,6 +50,8 @@ export const asOwner = <T>(work: () => T): T => inScope(OWNER, work);
 export const asSystem = <T>(work: () => T): T => inScope(SYSTEM, work);
 export const asSchool = <T>(schoolId: number, work: () => T): T =>
   inScope({ kind: 'school', schoolId }, work);
+/** On whichever connection is at hand as the app's role, whatever school it last served: no switch. */
+export const asAnyApp = <T>(work: () => T): T => inScope({ kind: 'app' }, work);
 
 /** Runs a request (from its first hook on) in a system scope that its authentication may then narrow. */
 export function enterRequest(next: () => void): void {
@@ -58,10 +65,11 @@ export function narrowToSchool(schoolId: number): void {
   holder.scope = { kind: 'school', schoolId };
 }
 
-const keyOf = (scope: Scope): string => (scope.kind === 'school' ? String(scope.schoolId) : scope.kind);
+const keyOf = (scope: Exclude<Scope, { kind: 'app' }>): string =>
+  scope.kind === 'school' ? String(scope.schoolId) : scope.kind;
 
 /** The one statement that moves a connection into a scope (the role and the school together). */
-function switchTo(scope: Scope): CompiledQuery {
+function switchTo(scope: Exclude<Scope, { kind: 'app' }>): CompiledQuery {
   if (scope.kind === 'owner') return CompiledQuery.raw(`select set_config('role', 'none', false)`);
   return CompiledQuery.raw(
     `select set_config('role', '${APP_ROLE}', false), set_config('parley.school', $1, false)`,
@@ -78,16 +86,19 @@ function scopedDriver(inner: Driver): Driver {
     async acquireConnection(options) {
       const connection = await inner.acquireConnection(options);
       const scope = currentScope();
-      const key = keyOf(scope);
-      if (applied.get(connection) !== key) {
+      const last = applied.get(connection);
+      // 'app' takes the connection as it is when it already works as the app's role; else the system scope.
+      const target = scope.kind === 'app' ? SYSTEM : scope;
+      const settled = scope.kind === 'app' ? last !== undefined && last !== 'owner' : last === keyOf(target);
+      if (!settled) {
         try {
-          await connection.executeQuery(switchTo(scope));
+          await connection.executeQuery(switchTo(target));
         } catch (error) {
           applied.delete(connection);
           await inner.releaseConnection(connection);
           throw error;
         }
-        applied.set(connection, key);
+        applied.set(connection, keyOf(target));
       }
       return connection;
     },

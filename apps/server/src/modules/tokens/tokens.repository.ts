@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { TokenKind } from '../../db/schema';
+import { asAnyApp, asSchool } from '../../db/scope';
 import type { SessionClient } from '../../lib/session-client';
 import { hashToken, newToken } from '../../lib/tokens';
 
@@ -128,8 +129,10 @@ const sessionQuery = compiledOnce(
  */
 export async function findSession(db: Db, token: string) {
   const tokenHash = hashToken(token);
-  const [found] = await sessionQuery(db, tokenHash);
-  if (found) await touchSession(db, tokenHash);
+  // Before the request knows its school: on whichever app-role connection is at hand, no scope switch.
+  const [found] = await asAnyApp(() => sessionQuery(db, tokenHash));
+  // In the school the request is about to narrow to, so the connection is already there for it.
+  if (found) await asSchool(found.schoolId, () => touchSession(db, tokenHash));
   return found && { ...found, roles: sortRoles(found.roles) };
 }
 
