@@ -21,7 +21,7 @@ describe.each([
     await logIn(page, baseUrl, school.email, PASSWORD);
     await page.goto(`${baseUrl}/settings`);
     await expect.poll(() => page.getByText('Push notifications', { exact: true }).isVisible()).toBe(true);
-    const reminders = page.getByLabel('Reminders', { exact: true });
+    const reminders = page.getByLabel('Reminders: to book, and the day before a booking', { exact: true });
     await expect.poll(() => reminders.isChecked()).toBe(true);
     await reminders.click();
     await expect

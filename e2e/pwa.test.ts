@@ -38,9 +38,33 @@ async function controlledBy(page: Page): Promise<string> {
   });
 }
 
-async function signedIn(browser: Browser, label: string) {
+async function signedIn(
+  browser: Browser,
+  label: string,
+  before?: (admin: Awaited<ReturnType<typeof schoolThroughApi>>) => Promise<void>,
+) {
   const admin = await schoolThroughApi(server.url, `PWA ${label} School`);
+  await before?.(admin);
   await logIn(browser.page, server.url, admin.email, PASSWORD);
+}
+
+/** An event and a teacher through the API, so the admin's home has figures of its own to cache. */
+async function homeWorthCaching(admin: Awaited<ReturnType<typeof schoolThroughApi>>, label: string) {
+  const { eventTypes } = (await (await admin.get('events/index')).json()) as {
+    eventTypes: Array<{ id: number; groupInt: number }>;
+  };
+  const created = await admin.post('events/create', {
+    name: `Offline evening ${label}`,
+    eventTypeId: eventTypes.find((type) => type.groupInt === 1)?.id,
+  });
+  expect(created.status).toBe(200);
+  const teacher = await admin.post('users/create-teacher', {
+    firstName: 'Tess',
+    lastName: 'Cached',
+    email: `tess.${Date.now()}.${label}@example.org`,
+    sendInvite: false,
+  });
+  expect(teacher.status).toBe(200);
 }
 
 describe('the installable app', () => {
@@ -105,10 +129,14 @@ describe('the installable app', () => {
       const browser = await openBrowser(viewport, { isMobile: label === 'phone' });
       try {
         const { page, context } = browser;
-        await signedIn(browser, `Offline ${label}`);
+        await signedIn(browser, `Offline ${label}`, (admin) => homeWorthCaching(admin, label));
         expect(await controlledBy(page)).toBe(`${server.url}/service-worker.js`);
         const shell = page.getByRole('button', { name: label === 'phone' ? 'Open menu' : 'Open user menu' });
         await shell.waitFor();
+        // Home with its figures, fetched online: a teacher and an event, so not all zeros.
+        const counts = page.getByRole('list', { name: 'Counts' });
+        await expect.poll(() => counts.innerText()).toMatch(/[1-9]/);
+        const figures = await counts.innerText();
         await expect(page.getByText(APP_UPDATE_TEXT.offline).isVisible()).resolves.toBe(false);
 
         await context.setOffline(true);
@@ -129,6 +157,8 @@ describe('the installable app', () => {
         expect(page.url()).not.toMatch(/^chrome-error:/);
         await page.getByText(APP_UPDATE_TEXT.offline).waitFor();
         await shell.waitFor();
+        // The cached home (spec §4: kept for four hours, persisted): the same figures, without a network.
+        await expect.poll(() => counts.innerText()).toBe(figures);
         await page.waitForTimeout(500); // the notice's entry transition
         await screenshot(page, `pwa-offline-${label}`, { fullPage: false });
 

@@ -38,6 +38,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';
+import { registerNativeAppCors } from './plugins/native-app-cors';
 import { RequestLog } from './plugins/request-log';
 import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
@@ -84,6 +85,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app, config);
+  registerNativeAppCors(app, config);
   registerErrorHandling(app);
   registerAuth(app);
   registerInputHygiene(app);

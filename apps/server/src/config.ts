@@ -11,6 +11,10 @@ const urlOf = (protocols: string[]) =>
       message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
 
+/** iOS serves the bundled app from capacitor://localhost, Android (Capacitor 7) from https://localhost. */
+export const DEFAULT_NATIVE_APP_ORIGINS = 'capacitor://localhost,https://localhost';
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[a-z0-9.-]+(:\d{1,5})?$/;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -33,6 +37,13 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
+  // Origins of the Capacitor app's WebView (decision 017), allowed to call the API across origins.
+  NATIVE_APP_ORIGINS: z
+    .string()
+    .default(DEFAULT_NATIVE_APP_ORIGINS)
+    .refine((value) => value.split(',').every((origin) => ORIGIN.test(origin.trim())), {
+      message: 'must be origins separated by commas, like capacitor://localhost,https://localhost',
+    }),
   // Web Push (VAPID): both keys or neither (then a pair is made on first start and kept in the database).
   VAPID_PUBLIC_KEY: z
     .string()
@@ -91,6 +102,8 @@ export type Config = {
   devMailboxOpen: boolean;
   /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
   dataEncryptionKey: Buffer;
+  /** Origins whose pages may call the API from another origin: the native app's WebView (no cookies). */
+  nativeAppOrigins: string[];
   /** VAPID keys from the environment; undefined: generated once and kept in app_settings (push/vapid.ts). */
   vapidKeys: { publicKey: string; privateKey: string } | undefined;
   /** Who the push services may contact about this sender (VAPID `sub`). */
@@ -138,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
+    nativeAppOrigins: c.NATIVE_APP_ORIGINS.split(',').map((origin) => origin.trim()),
     vapidKeys:
       c.VAPID_PUBLIC_KEY && c.VAPID_PRIVATE_KEY
         ? { publicKey: c.VAPID_PUBLIC_KEY, privateKey: c.VAPID_PRIVATE_KEY }

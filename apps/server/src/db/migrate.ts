@@ -10,6 +10,7 @@ import * as audit from './migrations/007-audit';
 import * as accountSecurity from './migrations/008-accounts';
 import * as rowLevelSecurity from './migrations/009-row-level-security';
 import * as push from './migrations/010-push';
+import * as bookingReminders from './migrations/012-booking-reminders';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '008-accounts': accountSecurity,
   '009-row-level-security': rowLevelSecurity,
   '010-push': push,
+  '012-booking-reminders': bookingReminders,
 };
 
 const migratorOf = (

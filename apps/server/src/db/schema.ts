@@ -318,6 +318,13 @@ export interface BookingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A booking whose day-before reminder push is queued (migration 012): once per booking. */
+export interface BookingRemindersTable {
+  booking_id: number;
+  school_id: number;
+  queued_at: CreatedAt;
+}
+
 export interface EventMembersTable {
   school_id: number;
   event_id: number;
@@ -371,6 +378,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
+  booking_reminders: BookingRemindersTable;
 }
 
 export type User = Selectable<UsersTable>;

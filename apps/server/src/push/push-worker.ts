@@ -1,7 +1,8 @@
 import webPush from 'web-push';
 import type { Db } from '../db/database';
 import { drainOutbox, startPolling } from '../mail/mail-worker';
-import { claimDuePush, deleteSubscription, markDelivered } from './push.repository';
+import { claimDuePush, claimDueReminders, deleteSubscription, markDelivered } from './push.repository';
+import { pushDayBeforeReminders } from './push-messages';
 import type { VapidKeys } from './vapid';
 
 type DuePush = Awaited<ReturnType<typeof claimDuePush>>[number];
@@ -50,7 +51,31 @@ export function sendDuePush(db: Db, keys: () => Promise<VapidKeys>, leaseSeconds
   );
 }
 
-/** Polls the push outbox until stopped, in whatever scope it was started in (main.ts: system). */
+const REMINDER_BATCH = 200;
+/** How often the day-before sweep runs: reminders are due to the minute, not the second. */
+export const REMINDER_SWEEP_MS = 60_000;
+
+/**
+ * Queues the day-before reminders now due, a batch per transaction (claimed and enqueued together, so a
+ * crash between them loses nothing and a second instance finds them taken); returns how many bookings.
+ */
+export async function queueDueReminders(db: Db, now = new Date()): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const batch = await db.transaction().execute(async (trx) => {
+      const due = await claimDueReminders(trx, now, REMINDER_BATCH);
+      await pushDayBeforeReminders(trx, due);
+      return due.length;
+    });
+    total += batch;
+    if (batch < REMINDER_BATCH) return total;
+  }
+}
+
+/**
+ * Polls the push outbox until stopped, in whatever scope it was started in (main.ts: system); once a
+ * minute it first queues the reminders that fell due.
+ */
 export function startPushWorker(input: {
   db: Db;
   keys: () => Promise<VapidKeys>;
@@ -58,8 +83,15 @@ export function startPushWorker(input: {
   onError: (error: unknown) => void;
   leaseSeconds?: number;
 }): { stop(): Promise<void> } {
+  let lastSweep = 0;
   return startPolling(
-    () => sendDuePush(input.db, input.keys, input.leaseSeconds),
+    async () => {
+      if (Date.now() - lastSweep >= REMINDER_SWEEP_MS) {
+        await queueDueReminders(input.db);
+        lastSweep = Date.now();
+      }
+      return sendDuePush(input.db, input.keys, input.leaseSeconds);
+    },
     input.intervalMs,
     input.onError,
   );

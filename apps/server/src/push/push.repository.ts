@@ -1,3 +1,4 @@
+import { EVENT_STATUS } from '@parley/domain/events';
 import type { PUSH_SETTINGS_DEFAULTS } from '@parley/domain/push';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
@@ -160,4 +161,82 @@ export async function claimDuePush(db: Db, limit: number, leaseSeconds: number) 
   const attempts = new Map(leases.map((lease) => [lease.id, lease.attempts]));
   // A row whose subscription went meanwhile went with it (cascade): nothing to send.
   return rows.map((row) => ({ ...row, attempts: attempts.get(row.id) ?? 0 }));
+}
+
+export type DueReminder = {
+  school_id: number;
+  event_id: number;
+  event_name: string;
+  group_int: number;
+  code: string;
+  timezone: string;
+  starts_at: Date;
+  party_id: number | null;
+  teacher_id: number | null;
+};
+
+/**
+ * Marks the live bookings of enabled events that start within a day of `now` as reminded and returns
+ * them, in the caller's transaction: the primary key makes each reminder once across instances. A booking
+ * made less than a day before its start is not reminded (it was just booked). Runs in the system scope.
+ */
+export async function claimDueReminders(db: Db, now: Date, limit: number): Promise<DueReminder[]> {
+  const claimed = await db
+    .insertInto('booking_reminders')
+    .columns(['booking_id', 'school_id'])
+    .expression(
+      db
+        .selectFrom('bookings as b')
+        .innerJoin('events as e', (join) =>
+          join.onRef('e.id', '=', 'b.event_id').onRef('e.school_id', '=', 'b.school_id'),
+        )
+        .select(['b.id', 'b.school_id'])
+        .where('b.status', '=', 'booked')
+        .where('e.status', '=', EVENT_STATUS.enabled)
+        .where('b.starts_at', '>', now)
+        .where('b.starts_at', '<=', sql<Date>`${now}::timestamptz + interval '1 day'`)
+        .where('b.created_at', '<=', sql<Date>`b.starts_at - interval '1 day'`)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('booking_reminders as r')
+                .select('r.booking_id')
+                .whereRef('r.booking_id', '=', 'b.id'),
+            ),
+          ),
+        )
+        .orderBy('b.starts_at')
+        .limit(limit),
+    )
+    .onConflict((oc) => oc.column('booking_id').doNothing())
+    .returning('booking_id')
+    .execute();
+  if (claimed.length === 0) return [];
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('events as e', (join) =>
+      join.onRef('e.id', '=', 'b.event_id').onRef('e.school_id', '=', 'b.school_id'),
+    )
+    .innerJoin('event_types as t', (join) =>
+      join.onRef('t.id', '=', 'e.event_type_id').onRef('t.school_id', '=', 'e.school_id'),
+    )
+    .innerJoin('schools as s', 's.id', 'b.school_id')
+    .select([
+      'b.school_id',
+      'b.event_id',
+      'e.name as event_name',
+      't.group_int',
+      'e.code',
+      's.timezone',
+      'b.starts_at',
+      'b.teacher_id',
+    ])
+    .select(sql<number | null>`coalesce(b.parent_id, b.student_id)`.as('party_id'))
+    .where(
+      'b.id',
+      'in',
+      claimed.map((row) => row.booking_id),
+    )
+    .orderBy('b.starts_at')
+    .execute();
 }

@@ -1,5 +1,6 @@
 import { RETRY_DELAY_MS, RETRY_LIMIT } from '@parley/domain/constants';
 import { routeTo } from '@parley/domain/routes';
+import { apiBase } from './api-base';
 import { navigateTo } from './navigation';
 import { clearSession, getAccessToken } from './session';
 
@@ -101,7 +102,7 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
-  const baseUrl = options.baseUrl ?? '/api';
+  const baseUrl = options.baseUrl ?? apiBase();
   const sleep = options.sleep ?? defaultSleep;
   const getToken = options.getToken ?? (() => null);
   const onLogout = options.onLogout ?? (() => {});

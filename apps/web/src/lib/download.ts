@@ -1,3 +1,4 @@
+import { apiBase } from './api-base';
 import { ApiError } from './api-client';
 import { getAccessToken } from './session';
 
@@ -26,7 +27,10 @@ export async function downloadFile(
   const headers = new Headers({ 'X-Requested-With': 'XMLHttpRequest' });
   const token = getAccessToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  const response = await fetch(`/api/${path}?${search.toString()}`, { headers, credentials: 'same-origin' });
+  const response = await fetch(`${apiBase()}/${path}?${search.toString()}`, {
+    headers,
+    credentials: 'same-origin',
+  });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { message?: string } | null;
     throw new ApiError(response.status, body?.message ?? response.statusText, body);

@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import { useEffect, useSyncExternalStore } from 'react';
+import { useIsMobile } from '../../components/use-is-mobile';
 import { APP_UPDATE_TEXT } from './app-update-text';
 import { type AppUpdates, appUpdates } from './app-updates';
 
@@ -19,13 +20,14 @@ export function AppUpdateNotices({ updates = appUpdates }: { updates?: AppUpdate
   useEffect(() => updates.start(), [updates]);
   const ready = useSyncExternalStore(updates.subscribe, updates.isReady);
   const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const isMobile = useIsMobile();
   return (
     <>
       <Snackbar
         open={ready}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        // Above the phone's bottom bar (56 px), like the app's other snackbar.
-        sx={{ bottom: { xs: 72, md: 24 } }}
+        // Above the phone's bottom bar (56 px), like the app's other snackbar; above the offline notice.
+        sx={{ bottom: { xs: isMobile ? (online ? 72 : 120) : 24 } }}
       >
         <Alert
           severity="info"
@@ -42,9 +44,11 @@ export function AppUpdateNotices({ updates = appUpdates }: { updates?: AppUpdate
       </Snackbar>
       <Snackbar
         open={!online}
-        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-        // Just under the header (48 px on a phone, 64 px wide), not over its title and menus.
-        sx={{ top: { xs: 56, md: 72 } }}
+        // Wide screens: just under the header (64 px). Phones: above the bottom bar (56 px), where it
+        // covers no heading or menu.
+        anchorOrigin={{ vertical: isMobile ? 'bottom' : 'top', horizontal: 'center' }}
+        // Breakpoint values: MUI's own offsets sit in media queries that a plain value would lose to.
+        sx={isMobile ? { bottom: { xs: 72 } } : { top: { xs: 72 } }}
       >
         <Alert severity="warning" variant="filled" sx={{ py: 0 }}>
           {APP_UPDATE_TEXT.offline}

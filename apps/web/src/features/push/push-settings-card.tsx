@@ -23,7 +23,7 @@ export const PUSH_TEXT = {
     bookings: 'Bookings made, changed or cancelled',
     eventOpening: 'Events opening for booking',
     invitations: 'Invitations',
-    reminders: 'Reminders',
+    reminders: 'Reminders: to book, and the day before a booking',
   } satisfies Record<PushKind, string>,
 };
 
