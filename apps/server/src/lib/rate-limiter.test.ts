@@ -11,7 +11,7 @@ import {
   RedisStore,
 } from './rate-limiter';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** True when something answers on Redis's port within a moment. */
 function reachable(host: string, port: number): Promise<boolean> {
@@ -27,7 +27,12 @@ function reachable(host: string, port: number): Promise<boolean> {
   });
 }
 
-const redisUp = await reachable('127.0.0.1', 6379);
+const redisAt = new URL(REDIS_URL);
+const redisUp = await reachable(redisAt.hostname, Number(redisAt.port || 6379));
+// CI has Redis (as it has PostgreSQL): there these tests always run, and fail when it does not answer.
+// Locally, without Redis, they say so and skip.
+const runRedisTests = redisUp || Boolean(process.env.CI);
+if (!runRedisTests) console.warn(`SKIPPED: no Redis at ${REDIS_URL}; the RedisStore tests need one`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -184,7 +189,7 @@ describe('RateLimiter', () => {
   });
 });
 
-describe.skipIf(!redisUp)(`RedisStore on ${REDIS_URL}`, () => {
+describe.runIf(runRedisTests)(`RedisStore on ${REDIS_URL}`, () => {
   let redis: Redis;
   let store: RateLimitStore;
   const prefix = `test-${process.pid}-${Date.now()}`;
