@@ -153,7 +153,11 @@ export async function replaceTeacherSubjects(
   teacherId: number,
   subjectIds: number[],
 ) {
-  await db.deleteFrom('teacher_subjects').where('teacher_id', '=', teacherId).execute();
+  await db
+    .deleteFrom('teacher_subjects')
+    .where('school_id', '=', schoolId)
+    .where('teacher_id', '=', teacherId)
+    .execute();
   if (subjectIds.length === 0) return;
   await db
     .insertInto('teacher_subjects')
@@ -172,7 +176,7 @@ export async function replaceFamilyLinks(
   otherIds: number[],
 ) {
   const own = direction === 'children' ? 'parent_id' : 'student_id';
-  await db.deleteFrom('parent_students').where(own, '=', userId).execute();
+  await db.deleteFrom('parent_students').where('school_id', '=', schoolId).where(own, '=', userId).execute();
   if (otherIds.length === 0) return;
   await db
     .insertInto('parent_students')
@@ -193,7 +197,11 @@ export async function replaceStudentSubjects(
   studentId: number,
   subjects: Array<{ subjectId: number; teacherId: number | null }>,
 ) {
-  await db.deleteFrom('student_subjects').where('student_id', '=', studentId).execute();
+  await db
+    .deleteFrom('student_subjects')
+    .where('school_id', '=', schoolId)
+    .where('student_id', '=', studentId)
+    .execute();
   if (subjects.length === 0) return;
   await db
     .insertInto('student_subjects')
