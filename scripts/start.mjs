@@ -1,10 +1,13 @@
-// npm start: the one server process, and the web build when its sources are newer than the last build.
-// Both start together: the database opens and migrates while Vite builds, so the app is up when the build lands.
+// npm start. In production (NODE_ENV=production) it runs the build of `npm run build` with production
+// dependencies only. Otherwise — a first look after `npm ci` — the server runs from TypeScript (tsx) and
+// the web app is built when its sources are newer than the last build; both start together (the database
+// opens and migrates while Vite builds, so the app is up when the build lands).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const built = 'apps/web/dist/index.html';
+const builtServer = 'apps/server/dist/main.js';
 const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/domain/src'];
 
 function newestMtime(path) {
@@ -14,18 +17,34 @@ function newestMtime(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+function run(args) {
+  const server = spawn(process.execPath, args, { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code) => process.exit(code ?? 0));
+  return server;
+}
 
-if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
-  console.log('Building the web app…');
-  const build = spawn('npx', ['vite', 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
-  build.on('exit', (code) => {
-    if (code === 0) return console.log('Web app built.');
-    console.error('The web app failed to build.');
-    server.kill('SIGTERM');
-  });
+if (process.env.NODE_ENV === 'production') {
+  if (!existsSync(builtServer) || !existsSync(built)) {
+    console.error('No production build here: run `npm run build` first (the Dockerfile does).');
+    process.exit(1);
+  }
+  run(['--enable-source-maps', builtServer]);
+} else {
+  const server = run(['--import', 'tsx', 'apps/server/src/main.ts']);
+  if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
+    console.log('Building the web app…');
+    const build = spawn(
+      'npx',
+      ['vite', 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'],
+      {
+        stdio: 'inherit',
+      },
+    );
+    build.on('exit', (code) => {
+      if (code === 0) return console.log('Web app built.');
+      console.error('The web app failed to build.');
+      server.kill('SIGTERM');
+    });
+  }
 }

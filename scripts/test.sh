@@ -25,6 +25,9 @@ npx vite build --config apps/web/vite.config.ts --logLevel warn
 echo "== native projects (Capacitor sync, offline)"
 (cd apps/mobile && npx cap sync)
 
+echo "== production build (the image's runtime stage; the image itself where Docker runs)"
+bash scripts/check-production.sh
+
 echo "== browser journeys (Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then

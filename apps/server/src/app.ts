@@ -16,7 +16,9 @@ import type { AppContext } from './context';
 import type { Db } from './db/database';
 import { Background } from './lib/background';
 import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
+import { countedReporter, createErrorReporter, type ErrorReporter } from './lib/error-report';
 import { HttpError } from './lib/http-error';
+import { Metrics } from './lib/metrics';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -38,6 +40,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';
+import { registerMetrics } from './plugins/metrics';
 import { registerNativeAppCors } from './plugins/native-app-cors';
 import { RequestLog } from './plugins/request-log';
 import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
@@ -54,6 +57,10 @@ export type BuildOptions = {
   logger?: boolean;
   /** Resolves once the database is migrated; API requests wait for it (the app's files do not). */
   databaseReady?: Promise<void>;
+  /** Shared with main.ts's workers, whose failures count too; otherwise the app's own. */
+  metrics?: Metrics;
+  /** Where unhandled errors go besides the log (lib/error-report.ts); otherwise from the configuration. */
+  reportError?: ErrorReporter;
 };
 
 /** The whole HTTP app, without listen(): main.ts listens, tests call inject(). */
@@ -86,7 +93,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app, config);
   registerNativeAppCors(app, config);
-  registerErrorHandling(app);
+  const metrics = options.metrics ?? new Metrics();
+  const reportError =
+    options.reportError ??
+    countedReporter(metrics, createErrorReporter(config.errorReportUrl, config.appName));
+  registerErrorHandling(app, reportError);
+  registerMetrics(app, { db, metrics, token: config.metricsToken });
   registerAuth(app);
   registerInputHygiene(app);
   const { databaseReady } = options;

@@ -37,6 +37,9 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
+  // Operations: unhandled errors POSTed as JSON here; /metrics open to this bearer token (else loopback only).
+  ERROR_REPORT_URL: urlOf(['http', 'https']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // Origins of the Capacitor app's WebView (decision 017), allowed to call the API across origins.
   NATIVE_APP_ORIGINS: z
     .string()
@@ -102,6 +105,10 @@ export type Config = {
   devMailboxOpen: boolean;
   /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
   dataEncryptionKey: Buffer;
+  /** Where unhandled errors are reported (lib/error-report.ts); undefined: the log only. */
+  errorReportUrl: string | undefined;
+  /** Bearer token for GET /metrics; undefined: only clients on this machine may read it. */
+  metricsToken: string | undefined;
   /** Origins whose pages may call the API from another origin: the native app's WebView (no cookies). */
   nativeAppOrigins: string[];
   /** VAPID keys from the environment; undefined: generated once and kept in app_settings (push/vapid.ts). */
@@ -151,6 +158,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
+    errorReportUrl: c.ERROR_REPORT_URL,
+    metricsToken: c.METRICS_TOKEN,
     nativeAppOrigins: c.NATIVE_APP_ORIGINS.split(',').map((origin) => origin.trim()),
     vapidKeys:
       c.VAPID_PUBLIC_KEY && c.VAPID_PRIVATE_KEY

@@ -2,6 +2,8 @@ import { buildApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { countedReporter, createErrorReporter } from './lib/error-report';
+import { Metrics } from './lib/metrics';
 import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
 import { startPushWorker } from './push/push-worker';
@@ -19,7 +21,9 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   });
-  const app = await buildApp({ db, config, databaseReady });
+  const metrics = new Metrics();
+  const reportError = countedReporter(metrics, createErrorReporter(config.errorReportUrl, config.appName));
+  const app = await buildApp({ db, config, databaseReady, metrics, reportError });
   const transport = config.smtpUrl
     ? smtpTransport(config)
     : devMailboxTransport(db, (line) => app.log.info(line));
@@ -46,14 +50,20 @@ async function main(): Promise<void> {
     db,
     transport,
     intervalMs: 1000,
-    onError: (error) => app.log.warn({ err: error }, 'mail worker pass failed; retrying'),
+    onError: (error) => {
+      app.log.warn({ err: error }, 'mail worker pass failed; retrying');
+      reportError(error, { source: 'mail-worker' });
+    },
   });
   // Outside any request: the system scope, like the mail worker (db/scope.ts).
   pushWorker = startPushWorker({
     db,
     keys: vapidKeysOnce(db, config),
     intervalMs: 1000,
-    onError: (error) => app.log.warn({ err: error }, 'push worker pass failed; retrying'),
+    onError: (error) => {
+      app.log.warn({ err: error }, 'push worker pass failed; retrying');
+      reportError(error, { source: 'push-worker' });
+    },
   });
   if (config.devMailbox) {
     const who = config.devMailboxOpen

@@ -138,3 +138,18 @@ export async function enqueueMails(db: Db, mails: OutgoingMail[]): Promise<void>
       .execute();
   }
 }
+
+/** Rows waiting (pending) and given up on (failed) in an outbox, for /metrics. System scope: all schools. */
+export async function outboxBacklog(
+  db: Db,
+  table: OutboxTable,
+): Promise<{ pending: number; failed: number }> {
+  const row = await db
+    .selectFrom(leaseTable(table))
+    .select([
+      sql<number>`count(*) filter (where status = 'pending')::int`.as('pending'),
+      sql<number>`count(*) filter (where status = 'failed')::int`.as('failed'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), failed: Number(row.failed) };
+}

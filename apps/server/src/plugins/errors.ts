@@ -1,6 +1,7 @@
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorReporter } from '../lib/error-report';
 import { HttpError, UNAVAILABLE_RETRY_AFTER } from '../lib/http-error';
 
 // One error shape for every answer: { message, errors?, action?, retry?, requestId? }. Never a stack trace.
@@ -82,7 +83,7 @@ function fieldErrors(
   return errors;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, report: ErrorReporter = () => {}): void {
   // Every answer names its request, so a report from a school can be matched to the log lines.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -131,6 +132,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     // The request id lets support find this request's log lines; nothing else of the error leaves.
     request.log.error({ err: error }, 'unhandled error');
+    report(error, {
+      source: 'request',
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+    });
     return reply.code(500).send({ message: SERVER_TEXT.serverError, requestId: request.id });
   });
 }
