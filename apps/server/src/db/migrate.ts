@@ -11,6 +11,7 @@ import * as accountSecurity from './migrations/008-accounts';
 import * as rowLevelSecurity from './migrations/009-row-level-security';
 import * as push from './migrations/010-push';
 import * as bookingReminders from './migrations/012-booking-reminders';
+import * as levelEarlyDatabases from './migrations/015-level-early-databases';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '009-row-level-security': rowLevelSecurity,
   '010-push': push,
   '012-booking-reminders': bookingReminders,
+  '015-level-early-databases': levelEarlyDatabases,
 };
 
 const migratorOf = (
