@@ -1,7 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../apps/server/src/db/database';
+import { buildApp } from '../apps/server/src/app';
+import { parseConfig } from '../apps/server/src/config';
+import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { APP_ROLE } from '../apps/server/src/db/scope';
+import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 
 // What the benchmarks share: they set up through the real app's inject(), on their own databases, and
 // read what a run cost from /proc.
@@ -101,4 +105,110 @@ export async function stopServers(children: ChildProcess[]): Promise<void> {
         new Promise((resolve) => (child.exitCode !== null ? resolve(0) : child.once('exit', resolve))),
     ),
   );
+}
+
+// ── the servers: each bench runs the app and its bare endpoint in child processes of its own script ───
+
+/** What a server child reports: the statements it sent (and the time spent waiting on them) and its CPU. */
+export type ServerStats = { queries: number; queryMs: number; cpuUserMs: number; cpuSystemMs: number };
+
+/** The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port. */
+export async function listenApp(databaseUrl: string, logLevel: string) {
+  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: logLevel, APP_URL: 'http://parley.bench' });
+  const db = openDatabase({ databaseUrl });
+  const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
+  const port = await listenOn(app);
+  return {
+    port,
+    close: async () => {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Listens on a free port of the loopback address; returns the port. */
+export async function listenOn(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as { port: number }).port;
+}
+
+/**
+ * Startup options for a bare endpoint's pool that make each connection work as the app's do (decision
+ * 016): as the app's role, under row-level security, in the school's scope, so the comparison is fair.
+ */
+export const asAppRole = (schoolId: number) => `-c role=${APP_ROLE} -c parley.school=${schoolId}`;
+
+/** A message between a bench and its server child: its type, and what that type carries. */
+type Reply = { type: string } & Record<string, unknown>;
+
+/**
+ * The child's side: answers `stats` with its CPU and `counted()`, hands any other message to `other`
+ * (which answers it), closes on disconnect, and tells the parent its port.
+ */
+export function serveChild(
+  port: number,
+  close: () => Promise<void>,
+  counted: () => { queries: number; queryMs: number },
+  other?: (message: Reply) => Reply | undefined,
+): void {
+  const send = (message: Reply) => process.send?.(message);
+  process.on('message', (message: Reply) => {
+    if (message.type === 'stats') {
+      const cpu = process.cpuUsage();
+      send({ type: 'stats', ...counted(), cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000 });
+      return;
+    }
+    const answer = other?.(message);
+    if (answer) send(answer);
+  });
+  process.on('disconnect', () => void close().then(() => process.exit(0)));
+  send({ type: 'listening', port });
+}
+
+export type ForkedServer = {
+  kind: 'app' | 'bare';
+  port: number;
+  child: ChildProcess;
+  stats(): Promise<ServerStats>;
+  /** Sends a message and resolves with the child's first reply of the type named. */
+  ask<T>(message: Reply, answer: string): Promise<T>;
+};
+
+/**
+ * Forks the bench's own script as `--serve <kind> …args` (under tsx, with a V8 CPU profile when
+ * cpuProfDir is given) and resolves once the server listens.
+ */
+export function forkServer(
+  script: string,
+  kind: 'app' | 'bare',
+  args: string[],
+  cpuProfDir?: string,
+): Promise<ForkedServer> {
+  const child = fork(script, ['--serve', kind, ...args], {
+    execArgv: ['--import', 'tsx', ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  // Every message is answered, so what a message starts in the child has begun before the next request.
+  const ask = <T>(message: Reply, answer: string) =>
+    new Promise<T>((resolve) => {
+      const onMessage = (reply: Reply) => {
+        if (reply.type !== answer) return;
+        child.off('message', onMessage);
+        resolve(reply as T);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
+  const stats = async () => {
+    const { type: _, ...figures } = await ask<Reply & ServerStats>({ type: 'stats' }, 'stats');
+    return figures;
+  };
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before listening`)));
+    child.on('message', (message: Reply & { port?: number }) => {
+      if (message.type === 'listening') resolve({ kind, port: message.port ?? 0, child, stats, ask });
+    });
+  });
 }

@@ -11,10 +11,9 @@
 // stays here), both with a pool of 20; the app runs as main.ts runs it (logger at LOG_LEVEL, default info,
 // written to /dev/null here). Knobs: BENCH_CONNECTIONS (concurrent clients, 50), BENCH_ROUNDS (measured
 // rushes per side, 3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (count the SQL statements per request),
-// BENCH_CPU_PROF=<dir> (a V8 CPU profile of the app server, for chrome://inspect or speedscope).
-import { type ChildProcess, fork } from 'node:child_process';
+// BENCH_CPU_PROF=<dir> (a V8 CPU profile of the app server, for chrome://inspect or speedscope),
+// BENCH_KEEP_DB=1 (keep the database for EXPLAIN afterwards).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +34,18 @@ import {
   violations,
 } from '../apps/server/test/concurrency/race-support';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
-import { adminToken, stopServers } from './bench-support';
+import {
+  adminToken,
+  type ForkedServer,
+  forkServer,
+  listenApp,
+  listenOn,
+  percentile,
+  postgresBackendsCpu,
+  postgresCpuSince,
+  serveChild,
+  stopServers,
+} from './bench-support';
 
 const TEACHERS = 30;
 const SLOTS_PER_TEACHER = 24;
@@ -53,10 +63,6 @@ const BARE_UPDATE =
   'UPDATE bare_slots SET booked_count = booked_count + 1 WHERE id = $1 AND booked_count < capacity RETURNING id';
 
 // ── the two servers (child processes) ────────────────────────────────────────────────────────────────
-
-type ServerStats = { queries: number; queryMs: number; cpuUserMs: number; cpuSystemMs: number };
-type ToChild = { type: 'stats' };
-type FromChild = { type: 'listening'; port: number } | ({ type: 'stats' } & ServerStats);
 
 /** In profile mode, every statement the process sends to PostgreSQL is counted and timed. */
 function countQueries(): () => { queries: number; queryMs: number } {
@@ -78,96 +84,34 @@ function countQueries(): () => { queries: number; queryMs: number } {
 
 async function serve(kind: 'app' | 'bare', databaseUrl: string): Promise<void> {
   const counted = countQueries();
-  let close: () => Promise<void>;
-  let port: number;
   if (kind === 'app') {
-    const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL, APP_URL: 'http://parley.bench' });
-    const db = openDatabase({ databaseUrl });
-    // As main.ts builds it: the logger on at LOG_LEVEL (this child's stdout goes to /dev/null).
-    const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-    close = async () => {
-      await app.close();
-      await db.destroy();
-    };
-  } else {
-    const pool = new pg.Pool({ connectionString: databaseUrl, ...POOL });
-    const app = Fastify({ logger: false });
-    app.post('/book', async (request, reply) => {
-      const { slotId } = request.body as { slotId: number };
-      const { rows } = await pool.query(BARE_UPDATE, [slotId]);
-      if (rows.length === 0) return reply.code(409).send({ message: 'taken' });
-      return { id: rows[0].id };
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-    close = async () => {
+    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL);
+    serveChild(port, close, counted);
+    return;
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, ...POOL });
+  const app = Fastify({ logger: false });
+  app.post('/book', async (request, reply) => {
+    const { slotId } = request.body as { slotId: number };
+    const { rows } = await pool.query(BARE_UPDATE, [slotId]);
+    if (rows.length === 0) return reply.code(409).send({ message: 'taken' });
+    return { id: rows[0].id };
+  });
+  const port = await listenOn(app);
+  serveChild(
+    port,
+    async () => {
       await app.close();
       await pool.end();
-    };
-  }
-  const send = (message: FromChild) => process.send?.(message);
-  process.on('message', (message: ToChild) => {
-    if (message.type !== 'stats') return;
-    const cpu = process.cpuUsage();
-    send({ type: 'stats', ...counted(), cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000 });
-  });
-  process.on('disconnect', () => void close().then(() => process.exit(0)));
-  send({ type: 'listening', port });
+    },
+    counted,
+  );
 }
 
-type Server = { kind: 'app' | 'bare'; port: number; child: ChildProcess; stats(): Promise<ServerStats> };
+const startServer = (kind: 'app' | 'bare', databaseUrl: string) =>
+  forkServer(fileURLToPath(import.meta.url), kind, [databaseUrl], kind === 'app' ? CPU_PROF : undefined);
 
-function startServer(kind: 'app' | 'bare', databaseUrl: string): Promise<Server> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, databaseUrl], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(kind === 'app' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
-    ],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const stats = () =>
-    new Promise<ServerStats>((resolve) => {
-      const onMessage = (message: FromChild) => {
-        if (message.type !== 'stats') return;
-        child.off('message', onMessage);
-        const { type: _, ...figures } = message;
-        resolve(figures);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'stats' } satisfies ToChild);
-    });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before listening`)));
-    child.on('message', (message: FromChild) => {
-      if (message.type === 'listening') resolve({ kind, port: message.port, child, stats });
-    });
-  });
-}
-
-/** CPU time (ms) of the PostgreSQL backends serving one database, from /proc (0 where there is none). */
-function postgresCpuMs(database: string): number {
-  let ticks = 0;
-  try {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        if (!cmdline.startsWith('postgres:') || !cmdline.includes(` ${database} `)) continue;
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-  } catch {
-    return 0;
-  }
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
+type Server = ForkedServer;
 
 // ── the evening ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -502,7 +446,7 @@ function add(side: Side, round: Rush, check: { doubleBookings: number; problems:
 async function measured(server: Server, target: Target, evening: Evening, database: string) {
   const before = {
     server: await server.stats(),
-    postgres: postgresCpuMs(database),
+    postgres: postgresBackendsCpu(database),
     client: process.cpuUsage(),
   };
   const round = await rush(target, evening);
@@ -510,16 +454,12 @@ async function measured(server: Server, target: Target, evening: Evening, databa
   const client = process.cpuUsage(before.client);
   const cost: Cost = {
     serverCpu: after.cpuUserMs + after.cpuSystemMs - before.server.cpuUserMs - before.server.cpuSystemMs,
-    postgresCpu: postgresCpuMs(database) - before.postgres,
+    postgresCpu: postgresCpuSince(before.postgres, database),
     clientCpu: (client.user + client.system) / 1000,
     queries: after.queries - before.server.queries,
     queryMs: after.queryMs - before.server.queryMs,
   };
   return { round, cost };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 const rate = (side: Side) => side.attempts / side.seconds;
@@ -625,7 +565,8 @@ async function main(): Promise<void> {
   } finally {
     await stopServers(servers.map((server) => server.child));
     await db.destroy();
-    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`kept the database ${name}`);
+    else await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 }
 

@@ -15,12 +15,12 @@
 //    0 5xx, app at least 0.7× the bare endpoint's people/s.
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app and the bare endpoint each run in a child process (the load generator stays here),
-// both with the app's pool (20 connections, named prepared statements); the app runs as main.ts runs it
+// both with the app's pool (20 connections, named prepared statements), and both as the app's role
+// parley_app under row-level security in the school's scope (bench-support asAppRole); the app runs as main.ts runs it
 // (logger at LOG_LEVEL, default info, written to /dev/null). Knobs: BENCH_DOORS (10),
 // BENCH_PEOPLE_PER_DOOR (2000), BENCH_CONNECTIONS (50), BENCH_PEOPLE (5000 per throughput round),
 // BENCH_ROUNDS (3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (time the SQL statements in both servers),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of both servers, named by pid, to compare where their time goes).
-import { type ChildProcess, fork } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -39,10 +39,16 @@ import { seedFamilies, seedTickets as seedFamilyTickets } from '../apps/server/t
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
+  asAppRole,
+  type ForkedServer,
+  forkServer,
+  listenApp,
+  listenOn,
   machineBusyMs,
   percentile,
   postgresBackendsCpu,
   postgresCpuSince,
+  serveChild,
   stopServers,
 } from './bench-support';
 
@@ -108,12 +114,6 @@ const BARE_SQL = {
 
 /** One statement as a server sent it, and the ids its rows came back with (to match per-request values). */
 type Statement = { text: string; values: unknown[]; prepared: boolean; ids: number[] };
-type ServerStats = { queries: number; queryMs: number; cpuUserMs: number; cpuSystemMs: number };
-type ToChild = { type: 'stats' } | { type: 'capture'; on: boolean };
-type FromChild =
-  | { type: 'listening'; port: number }
-  | ({ type: 'stats' } & ServerStats)
-  | { type: 'captured'; statements: Statement[] };
 
 /** Counts every statement the process sends (and times them with BENCH_PROFILE); records them on demand. */
 function instrument() {
@@ -323,102 +323,60 @@ function bareApp(pool: pg.Pool) {
   return app;
 }
 
-async function serve(kind: 'app' | 'bare', databaseUrl: string): Promise<void> {
+async function serve(kind: 'app' | 'bare', databaseUrl: string, schoolId: number): Promise<void> {
   const instruments = instrument();
-  let close: () => Promise<void>;
-  let port: number;
+  const capture = (message: { type: string; on?: unknown }) =>
+    message.type === 'capture'
+      ? { type: 'captured', statements: instruments.capture(message.on === true) }
+      : undefined;
   if (kind === 'app') {
-    const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL, APP_URL: 'http://parley.bench' });
-    const db = openDatabase({ databaseUrl });
-    // As main.ts builds it: the logger on at LOG_LEVEL (this child's stdout goes to /dev/null).
-    const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-    close = async () => {
-      await app.close();
-      await db.destroy();
-    };
-  } else {
-    const pool = new pg.Pool({ connectionString: databaseUrl, ...POOL });
-    const app = bareApp(pool);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
-    close = async () => {
+    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL);
+    serveChild(port, close, instruments.counted, capture);
+    return;
+  }
+  // As the app's connections work: the app's role, under row-level security, in the school's scope.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    ...POOL,
+    options: `${POOL.options} ${asAppRole(schoolId)}`,
+  });
+  const app = bareApp(pool);
+  const port = await listenOn(app);
+  serveChild(
+    port,
+    async () => {
       await app.close();
       await pool.end();
-    };
-  }
-  const send = (message: FromChild) => process.send?.(message);
-  process.on('message', (message: ToChild) => {
-    if (message.type === 'capture') {
-      send({ type: 'captured', statements: instruments.capture(message.on) });
-      return;
-    }
-    const cpu = process.cpuUsage();
-    send({
-      type: 'stats',
-      ...instruments.counted(),
-      cpuUserMs: cpu.user / 1000,
-      cpuSystemMs: cpu.system / 1000,
-    });
-  });
-  process.on('disconnect', () => void close().then(() => process.exit(0)));
-  send({ type: 'listening', port });
+    },
+    instruments.counted,
+    capture,
+  );
 }
 
-type Server = {
-  kind: 'app' | 'bare';
-  port: number;
-  child: ChildProcess;
-  stats(): Promise<ServerStats>;
+type Server = ForkedServer & {
   /** Starts recording the statements sent, or stops and returns them. */
   capture(on: boolean): Promise<Statement[]>;
 };
 
-function startServer(kind: 'app' | 'bare', databaseUrl: string): Promise<Server> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, databaseUrl], {
-    execArgv: ['--import', 'tsx', ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [])],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  // Every message is answered, so a capture has begun in the child before the request it records is sent.
-  const ask = <T>(message: ToChild, answer: FromChild['type']) =>
-    new Promise<T>((resolve) => {
-      const onMessage = (reply: FromChild) => {
-        if (reply.type !== answer) return;
-        child.off('message', onMessage);
-        resolve(reply as T);
-      };
-      child.on('message', onMessage);
-      child.send(message);
-    });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before listening`)));
-    child.on('message', (message: FromChild) => {
-      if (message.type !== 'listening') return;
-      resolve({
-        kind,
-        port: message.port,
-        child,
-        stats: async () => {
-          const { type: _, ...figures } = await ask<{ type: 'stats' } & ServerStats>(
-            { type: 'stats' },
-            'stats',
-          );
-          return figures;
-        },
-        capture: async (on) =>
-          (await ask<{ statements: Statement[] }>({ type: 'capture', on }, 'captured')).statements,
-      });
-    });
-  });
+async function startServer(kind: 'app' | 'bare', databaseUrl: string, schoolId: number): Promise<Server> {
+  const server = await forkServer(
+    fileURLToPath(import.meta.url),
+    kind,
+    [databaseUrl, String(schoolId)],
+    CPU_PROF,
+  );
+  return {
+    ...server,
+    capture: async (on) =>
+      (await server.ask<{ statements: Statement[] }>({ type: 'capture', on }, 'captured')).statements,
+  };
 }
 
 // ── the event ────────────────────────────────────────────────────────────────────────────────────────
 
 /** A scanner at a door: a member of staff named in the event's canScanUserIds, on their own phone. */
 type Door = { userId: number; token: string; device: string };
-type Evening = { eventId: number; doors: Door[]; codes: string[] };
+type Evening = { schoolId: number; eventId: number; doors: Door[]; codes: string[] };
 
 /** A ticketed event (one section, 18:00–21:00 a week ahead), its scanners, and TICKETS tickets. */
 async function setUp(db: Db): Promise<Evening> {
@@ -485,7 +443,7 @@ async function setUp(db: Db): Promise<Evening> {
     await seedHistory(db, pastEventId, doors[0]?.userId ?? 0);
     // VACUUM is the tables' owner's: as the app's role it would skip them with a warning.
     await asOwner(() => sql`VACUUM ANALYZE`.execute(db));
-    return { eventId, doors, codes };
+    return { schoolId, eventId, doors, codes };
   } finally {
     await app.close();
   }
@@ -955,15 +913,15 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const started = performance.now();
-    const { eventId, doors, codes } = await setUp(db);
+    const { schoolId, eventId, doors, codes } = await setUp(db);
     console.log(
       `door: a ticketed event with ${TICKETS.toLocaleString('en')} tickets and ${doors.length} scanners ` +
         `(setup ${((performance.now() - started) / 1000).toFixed(1)} s; ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)}); ` +
         `a person is validate-ticket then, for a valid unscanned ticket, scan-ticket; app log level ${LOG_LEVEL}`,
     );
-    const app = await startServer('app', databaseUrl);
+    const app = await startServer('app', databaseUrl, schoolId);
     servers.push(app);
-    const bare = await startServer('bare', databaseUrl);
+    const bare = await startServer('bare', databaseUrl, schoolId);
     servers.push(bare);
     if (CPU_PROF)
       console.log(`CPU profiles in ${CPU_PROF}: app pid ${app.child.pid}, bare pid ${bare.child.pid}`);
@@ -1072,7 +1030,11 @@ async function main(): Promise<void> {
 
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt >= 0) {
-  await serve(process.argv[serveAt + 1] === 'bare' ? 'bare' : 'app', process.argv[serveAt + 2] ?? '');
+  await serve(
+    process.argv[serveAt + 1] === 'bare' ? 'bare' : 'app',
+    process.argv[serveAt + 2] ?? '',
+    Number(process.argv[serveAt + 3]),
+  );
 } else {
   await main();
 }

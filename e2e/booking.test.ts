@@ -236,7 +236,10 @@ describe.each([
     browsers.length = 0;
   });
 
-  it('books four teachers from the mail link, changes one, and the teacher, a student and a racer see the truth', async () => {
+  // Every photographed step is also an axe check (1–2 s each, decision 020): a longer limit.
+  it('books four teachers from the mail link, changes one, and the teacher, a student and a racer see the truth', {
+    timeout: 240_000,
+  }, async () => {
     const e = await evening(label);
     const shot = async (page: Page, name: string, fullPage = true) => {
       // Let MUI's 250 ms colour transitions end; a full page is taken from the top, so the sticky app

@@ -107,7 +107,10 @@ describe.each([
     await browser?.close();
   });
 
-  it('sees the samples, sets up an evening, invites families, exports, disables and sees it at home', async () => {
+  // Every photographed step is also an axe check (1–2 s each, decision 020): a longer limit.
+  it('sees the samples, sets up an evening, invites families, exports, disables and sees it at home', {
+    timeout: 240_000,
+  }, async () => {
     const tag = `${viewportLabel}${Date.now()}`;
     const admin = await schoolThroughApi(baseUrl, `Events ${viewportLabel} School`);
     // Set-up that is not the point: 10 teachers and 12 families (one parent each), no invitations.

@@ -10,6 +10,9 @@ npx biome ci --error-on-warnings .
 echo "== types (tsc strict)"
 npx tsc -p tsconfig.json --noEmit
 
+echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
+node scripts/check-layers.mjs
+
 echo "== unit and API tests"
 projects=(--project domain --project web --project api-pglite)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
@@ -21,6 +24,10 @@ npx vitest run "${projects[@]}"
 
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn
+
+echo "== web bundle budget (gzipped JS per page)"
+node --test scripts/check-bundle-budget.test.mjs >/dev/null
+node scripts/check-bundle-budget.mjs
 
 echo "== native projects (Capacitor sync, offline)"
 (cd apps/mobile && npx cap sync)

@@ -1,6 +1,11 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { visualizer } from 'rollup-plugin-visualizer';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // zod compiles its parsers with new Function() and probes whether it may as each schema is built, at module
@@ -8,10 +13,97 @@ import { VitePWA } from 'vite-plugin-pwa';
 // compiling off in zod's global config (which it reads from globalThis) ahead of zod, in its chunk.
 const ZOD_JITLESS = 'globalThis.__zod_globalConfig = { jitless: true };';
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+const COMPRESSIBLE = /\.(js|mjs|css|svg|webmanifest|json|txt)$/;
+
+/**
+ * Writes a .br and a .gz beside every text file of the build (the server picks one by Accept-Encoding,
+ * apps/server/src/plugins/web-app.ts): compressing once here at the strongest levels costs the server
+ * nothing per request. Runs last, after the service worker is built. Left out: index.html, which the
+ * server rewrites per answer (the CSP nonce), and the service worker, whose bytes are how browsers find a
+ * new version (one file, so no stale copy can answer for it). Small files and those that do not shrink too.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'parley:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter(
+          (entry) =>
+            entry.isFile() &&
+            COMPRESSIBLE.test(entry.name) &&
+            entry.name !== 'service-worker.js' &&
+            !entry.parentPath.includes('.vite'),
+        );
+        await Promise.all(
+          files.map(async (entry) => {
+            const path = join(entry.parentPath, entry.name);
+            const raw = await readFile(path);
+            if (raw.length < 1024) return;
+            const [br, gz] = await Promise.all([
+              brotli(raw, {
+                params: {
+                  [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                  [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
+                },
+              }),
+              gzipped(raw, { level: 9 }),
+            ]);
+            if (br.length < raw.length) await writeFile(`${path}.br`, br);
+            if (gz.length < raw.length) await writeFile(`${path}.gz`, gz);
+          }),
+        );
+      },
+    },
+  };
+}
+
+/**
+ * Lets the bundle drop the domain's schemas that a page does not use. packages/domain keeps texts, paths
+ * and rules beside the zod schemas of the wire contract; a module's top-level `const X = z.object(...)`
+ * counts as code with effects, so taking a text from it brought every schema of the module, and zod's
+ * 25 KB, into the page. Each top-level constant built by a call becomes a pure-annotated
+ * `(() => …)()`: kept where used, dropped where not. The domain is free of I/O by rule, so nothing
+ * is lost.
+ */
+function pureDomainConstants(): Plugin {
+  const DOMAIN = /[\\/]packages[\\/]domain[\\/]src[\\/][^\\/]+\.ts$/;
+  return {
+    name: 'parley:pure-domain-constants',
+    apply: 'build',
+    transform(code, id) {
+      if (!DOMAIN.test(id) || id.endsWith('.test.ts')) return null;
+      const inits: { start: number; end: number }[] = [];
+      for (const statement of this.parse(code).body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+        if (declaration?.type !== 'VariableDeclaration') continue;
+        for (const { init } of declaration.declarations) {
+          if (init?.type === 'CallExpression') inits.push({ start: init.start, end: init.end });
+        }
+      }
+      if (inits.length === 0) return null;
+      let out = code;
+      for (const { start, end } of inits.reverse()) {
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [
     react(),
+    pureDomainConstants(),
     // The installable app (issue 12): the manifest, and a service worker built from src/sw/service-worker.ts
     // with the build's precache list injected. The page registers it itself (src/features/app-update), in
     // production builds only: `npm run dev:web` runs without one.
@@ -50,6 +142,17 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
+    // `ANALYZE=1 npm run build`: where the bytes go, as a treemap in apps/web/dist/.stats.html.
+    process.env.ANALYZE
+      ? visualizer({
+          filename: fileURLToPath(new URL('dist/.stats.html', import.meta.url)),
+          template: process.env.ANALYZE === 'json' ? 'raw-data' : 'treemap',
+          gzipSize: true,
+          brotliSize: true,
+          sourcemap: true, // sizes of the minified code, not of the source
+        })
+      : null,
   ],
   // A placeholder nonce on every script, style and preload tag Vite emits, and a <meta property="csp-nonce">:
   // the server swaps in a fresh nonce per page (apps/server/src/plugins/security-headers.ts).
@@ -57,9 +160,27 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: which chunks each page loads, read by scripts/check-bundle-budget.mjs.
+    manifest: true,
+    sourcemap: Boolean(process.env.ANALYZE),
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
+        codeSplitting: {
+          groups: [
+            // What every page runs first, in two files rather than dozens.
+            {
+              name: 'react',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              priority: 3,
+            },
+            {
+              name: 'mui-core',
+              test: /[\\/]node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming)|@emotion|stylis|hoist-non-react-statics|react-is|clsx|@babel)[\\/]/,
+              priority: 2,
+            },
+          ],
+        },
         intro: (chunk) =>
           Object.keys(chunk.modules).some((id) => /[\\/]node_modules[\\/]zod[\\/]/.test(id))
             ? ZOD_JITLESS

@@ -22,12 +22,14 @@ import { Metrics } from './lib/metrics';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
 import { bookingRoutes } from './modules/booking/booking.routes';
 import { bulkAddRoutes } from './modules/bulk-add/bulk-add.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
+import { loadTestRoutes } from './modules/load-test/load-test.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { peopleRoutes } from './modules/people/people.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
@@ -38,6 +40,7 @@ import { subjectRoutes } from './modules/subjects/subjects.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
+import { registerCompression } from './plugins/compression';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';
 import { registerMetrics } from './plugins/metrics';
@@ -93,6 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app, config);
   registerNativeAppCors(app, config);
+  registerCompression(app);
   const metrics = options.metrics ?? new Metrics();
   const reportError =
     options.reportError ??
@@ -174,6 +178,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       messageRoutes(api, ctx);
       ticketRoutes(api, ctx);
       auditRoutes(api, ctx);
+      loadTestRoutes(api, ctx);
+      billingRoutes(api, ctx);
       if (config.devMailbox) devMailboxRoutes(api, ctx);
     },
     { prefix: '/api' },

@@ -66,6 +66,19 @@ const schema = z.object({
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
     .optional(),
+  // Billing (decision 021): card payments through Stripe when both keys are set, else invoice only.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** Another Stripe API base (a test's stand-in on 127.0.0.1); Stripe's own by default. */
+  STRIPE_API_URL: urlOf(['http', 'https']).optional(),
+  /** A JSON file with the plans, prices and seller (apps/server/src/modules/billing/catalog.json's shape). */
+  BILLING_CATALOG_FILE: z.string().min(1).optional(),
 });
 
 /** 32 bytes from 64 hex characters or base64 (standard or URL-safe), else undefined. */
@@ -115,6 +128,10 @@ export type Config = {
   vapidKeys: { publicKey: string; privateKey: string } | undefined;
   /** Who the push services may contact about this sender (VAPID `sub`). */
   vapidSubject: string;
+  /** Stripe (card payments and the customer portal); undefined: invoice-only mode. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
+  /** The billing catalogue's file; undefined: the catalogue shipped with Parley. */
+  billingCatalogFile: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -137,6 +154,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (Boolean(c.VAPID_PUBLIC_KEY) !== Boolean(c.VAPID_PRIVATE_KEY)) {
     throw new ConfigError(
       'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (set both or neither)',
+    );
+  }
+  if (Boolean(c.STRIPE_SECRET_KEY) !== Boolean(c.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together (set both or neither)',
     );
   }
   const appName = c.APP_NAME;
@@ -167,5 +189,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     vapidSubject:
       c.VAPID_SUBJECT ?? `mailto:${c.MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? 'push@parley.invalid'}`,
+    stripe:
+      c.STRIPE_SECRET_KEY && c.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiUrl: c.STRIPE_API_URL }
+        : undefined,
+    billingCatalogFile: c.BILLING_CATALOG_FILE,
   };
 }

@@ -11,6 +11,8 @@ import * as accountSecurity from './migrations/008-accounts';
 import * as rowLevelSecurity from './migrations/009-row-level-security';
 import * as push from './migrations/010-push';
 import * as bookingReminders from './migrations/012-booking-reminders';
+import * as billing from './migrations/013-billing';
+import * as loadTest from './migrations/014-load-test';
 import * as levelEarlyDatabases from './migrations/015-level-early-databases';
 import { asOwner } from './scope';
 
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '009-row-level-security': rowLevelSecurity,
   '010-push': push,
   '012-booking-reminders': bookingReminders,
+  '013-billing': billing,
+  '014-load-test': loadTest,
   '015-level-early-databases': levelEarlyDatabases,
 };
 

@@ -31,6 +31,8 @@ export interface SchoolsTable {
   phone: string | null;
   website: string | null;
   created_at: CreatedAt;
+  /** A load-test rehearsal's sandbox: the real school it copies (migration 014); null for a real school. */
+  sandbox_of: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UsersTable {
@@ -318,6 +320,25 @@ export interface BookingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A load-test rehearsal (migration 014): the installation's lock while running, then its record. */
+export interface LoadTestRunsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  event_name: string;
+  parents: number;
+  started_by: number | null;
+  status: Generated<'running' | 'finished' | 'failed'>;
+  sandbox_school_id: number | null;
+  heartbeat_at: Generated<Date>;
+  started_at: Generated<Date>;
+  finished_at: Date | null;
+  cleaned_at: Date | null;
+  figures: ColumnType<Record<string, unknown>, string | undefined, string>;
+  integrity: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  failure: string | null;
+}
+
 /** A booking whose day-before reminder push is queued (migration 012): once per booking. */
 export interface BookingRemindersTable {
   booking_id: number;
@@ -351,6 +372,69 @@ export interface AuditEntriesTable {
   user_agent: string | null;
 }
 
+/** A school's subscription and billing details (migration 013, decision 021). */
+export interface SchoolBillingTable {
+  school_id: number;
+  plan_id: string | null;
+  trial_ends_at: Timestamp;
+  paid_until: Timestamp | null;
+  billing_name: string | null;
+  address: string | null;
+  tax_number: string | null;
+  finance_email: string | null;
+  stripe_customer_id: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Who an invoice is addressed to, as it was when issued. */
+export type InvoiceParty = {
+  name: string;
+  address: string;
+  taxNumber: string | null;
+  email: string | null;
+  bankDetails?: string;
+};
+
+/** An invoice or credit note: immutable once issued (a trigger), only its payment is recorded. */
+export interface InvoicesTable {
+  id: Generated<number>;
+  school_id: number;
+  seller: string;
+  number: number;
+  kind: 'invoice' | 'credit_note';
+  credits_invoice_id: number | null;
+  issued_at: ColumnType<Date, Date | string | undefined, never>;
+  due_at: Timestamp;
+  plan_id: string;
+  plan_name: string;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  po_number: string | null;
+  currency: string;
+  net_minor: number;
+  /** numeric: read back as text. */
+  tax_rate_percent: ColumnType<string, number, never>;
+  tax_minor: number;
+  total_minor: number;
+  bill_to: ColumnType<InvoiceParty, string, never>;
+  seller_details: ColumnType<InvoiceParty, string, never>;
+  reason: string | null;
+  stripe_session_id: string | null;
+  paid_at: Timestamp | null;
+  payment_method: 'transfer' | 'card' | null;
+}
+
+export interface InvoiceCountersTable {
+  seller: string;
+  last_number: number;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: CreatedAt;
+}
+
 export interface Database {
   schools: SchoolsTable;
   users: UsersTable;
@@ -379,6 +463,11 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
   booking_reminders: BookingRemindersTable;
+  load_test_runs: LoadTestRunsTable;
+  school_billing: SchoolBillingTable;
+  invoices: InvoicesTable;
+  invoice_counters: InvoiceCountersTable;
+  stripe_events: StripeEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

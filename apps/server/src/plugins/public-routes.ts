@@ -30,6 +30,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/user/resend-invitation',
   // A booking page by its code: a visitor is asked to log in, a family sees its page
   'GET /api/events/book-event',
+  // Stripe's webhook: its signature over the body is the credential (billing, decision 021)
+  'POST /api/billing/stripe-webhook',
   // The dev mailbox (never in production; loopback clients only unless opened)
   'GET /api/dev/mailbox',
   'GET /api/dev/mailbox/view',

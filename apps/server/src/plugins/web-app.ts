@@ -3,22 +3,66 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { SERVER_TEXT } from '@parley/domain/messages';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
 const YEAR_S = 365 * 24 * 3600;
 
+/** A file name carrying the build's content hash (`index-Bs4e88wT.js`): its content never changes. */
+const HASHED = /-[\w-]{8}\.[a-z0-9]+$/i;
+
 /**
  * How long a browser may keep a file of the build. The service worker script and the manifest are asked
  * for again every time (a cached service worker would keep an old build alive), the hashed bundles never
- * change, the icons hardly ever.
+ * change, the icons hardly ever. A precompressed variant (`.br`, `.gz`) is the same file.
  */
 export function cacheControlFor(file: string): string {
-  const path = file.replaceAll('\\', '/');
+  const path = file.replaceAll('\\', '/').replace(/\.(br|gz)$/, '');
   if (path === '/service-worker.js' || path === '/manifest.webmanifest') return 'no-cache';
-  if (path.startsWith('/assets/')) return `public, max-age=${YEAR_S}, immutable`;
+  if (path.startsWith('/assets/') && HASHED.test(path)) return `public, max-age=${YEAR_S}, immutable`;
   if (path.startsWith('/icons/')) return 'public, max-age=2592000'; // 30 days: their names carry no hash
   return 'public, max-age=3600';
+}
+
+type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
+
+/**
+ * The layout and screen chunks of the pages a parent opens from a mail or a bookmark (the budgeted pages
+ * of scripts/check-bundle-budget.mjs). The app would find them only once its entry has run; named in the
+ * page they download beside the entry instead, one round trip sooner (decision 019).
+ */
+const PAGE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [
+    /^\/book\/(ptevent|event)\/[^/]+\/?$/,
+    ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
+  ],
+  [
+    /^\/(auth\/)?login\/?$/,
+    ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
+  ],
+  [/^\/home\/?$/, ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx']],
+];
+
+/** The JavaScript files a page needs beyond the entry's own (which index.html names already). */
+export function pagePreloads(manifest: Manifest, path: string): string[] {
+  const modules = PAGE_MODULES.find(([pattern]) => pattern.test(path))?.[1];
+  if (!modules) return [];
+  const closure = (keys: readonly string[]) => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      for (const dependency of manifest[key].imports ?? []) visit(dependency);
+    };
+    for (const key of keys) visit(key);
+    return seen;
+  };
+  const entry = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+  const initial = closure(entry);
+  return [...closure(modules)]
+    .filter((key) => !initial.has(key))
+    .map((key) => manifest[key]?.file ?? '')
+    .filter((file) => file.endsWith('.js'));
 }
 
 /**
@@ -39,6 +83,11 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     wildcard: true,
     index: false,
     cacheControl: false,
+    // The build writes a .br and a .gz beside each text file (apps/web/vite.config.ts): the one the
+    // browser accepts is sent, with Vary: Accept-Encoding and the original file's type.
+    preCompressed: true,
+    // Not the build's own bookkeeping (.vite/manifest.json).
+    dotfiles: 'ignore',
     setHeaders: (reply, path) => reply.header('cache-control', cacheControlFor(path.slice(root.length))),
   });
   const building = (reply: FastifyReply) =>
@@ -46,7 +95,21 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       .code(503)
       .header('retry-after', '5')
       .send({ message: 'The app is being built. Reload in a few seconds.', retry: true });
-  const page = async (reply: FastifyReply) => {
+  // The build's manifest, read again when index.html changes (a new build).
+  let manifestFor: { html: string; manifest: Manifest } | undefined;
+  const manifest = async (html: string): Promise<Manifest> => {
+    if (manifestFor?.html !== html) {
+      let read: Manifest = {};
+      try {
+        read = JSON.parse(await readFile(resolve(root, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+      } catch {
+        // a build without a manifest: no hints, the app still loads its chunks itself
+      }
+      manifestFor = { html, manifest: read };
+    }
+    return manifestFor.manifest;
+  };
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!hasApp()) return building(reply);
     // Read per answer (a new build may land at any time) to give every page its own CSP nonce: the build
     // marks its script, style and csp-nonce meta tags with a placeholder.
@@ -57,15 +120,22 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       built = false; // a rebuild emptied dist for a moment
       return building(reply);
     }
+    const path = request.url.split('?')[0] ?? '';
+    const hints = pagePreloads(await manifest(html), path)
+      .map(
+        (file) => `<link rel="modulepreload" crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
+      )
+      .join('');
+    if (hints) html = html.replace('</head>', `${hints}</head>`);
     // index.html must never be cached: it names the hashed bundles of the current build (and the nonce).
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, cspNonce(reply)));
   };
-  app.get('/', (_request, reply) => page(reply));
+  app.get('/', (request, reply) => page(request, reply));
   // The file itself is a page too (never the placeholder without its nonce).
-  app.get('/index.html', (_request, reply) => page(reply));
+  app.get('/index.html', (request, reply) => page(request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     // An app route, not a missing file (assets have an extension) nor an API path.
@@ -75,6 +145,6 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       path !== '/api' &&
       !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) return reply.code(404).send({ message: SERVER_TEXT.notFound });
-    return page(reply);
+    return page(request, reply);
   });
 }

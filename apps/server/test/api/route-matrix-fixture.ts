@@ -256,6 +256,28 @@ export async function seedMatrix(t: TestApp) {
         .executeTakeFirstOrThrow()
     ).code;
 
+  /** A's newest invoice (billing, issue 15), issued through A's admin the first time it is asked for. */
+  const invoiceId = async () => {
+    const existing = await t.db
+      .selectFrom('invoices')
+      .select('id')
+      .where('school_id', '=', a.schoolId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    const call = (url: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url, remoteAddress: uniqueIp(), headers: headersOf('admin'), payload });
+    await call('/api/billing/choose-plan', { planId: 'small' });
+    await call('/api/billing/update-details', {
+      billingName: null,
+      address: '1 Matrix Road',
+      taxNumber: null,
+      financeEmail: 'finance@example.org',
+    });
+    const issued = await call('/api/billing/request-invoice', { poNumber: 'PO-MATRIX' });
+    return (issued.json() as { id: number }).id;
+  };
+
   // The makers' own admin session (a caller's may be ended by the route under test: logout, a new password).
   let makerToken = await sessionFor(t, a.adminId);
   const adminToken = async () => {
@@ -412,6 +434,7 @@ export async function seedMatrix(t: TestApp) {
     evening: a.evening,
     ceremony: a.ceremony,
     ticketCode,
+    invoiceId,
     fresh,
     once,
     callAs: async (caller, method, path, body) =>

@@ -101,6 +101,8 @@ export type SchoolA = {
   ceremony: { id: number; bookingId: number };
   /** The student's own ticket at the ceremony (its code changes when tickets are generated again). */
   ticketCode(): Promise<string>;
+  /** A's newest invoice (billing), issued through its admin the first time. */
+  invoiceId(): Promise<number>;
   /** Objects made for this route, renewed after each 2xx answer. */
   fresh: Fresh;
   /** A call as one of the callers, to set the scene for its own call (its answer is not checked). */
@@ -350,6 +352,14 @@ export const RULES: Record<string, Rule> = {
   'GET /api/audit/export': {
     expect: adminOnly(404),
     input: (a) => ({ query: { eventId: a.evening.id } }),
+  },
+
+  // ── the load-test rehearsal (admins; B's admin cannot name A's event) ──────────────────────────────
+  'GET /api/load-test/events': { expect: adminOnly(200) },
+  'GET /api/load-test/status': { expect: adminOnly(200) },
+  'POST /api/load-test/start': {
+    expect: adminOnly(404),
+    input: (a) => ({ body: { eventId: a.evening.id, parents: 1 } }),
   },
 
   // ── the directory (admins) ─────────────────────────────────────────────────────────────────────────
@@ -728,6 +738,36 @@ export const RULES: Record<string, Rule> = {
   'GET /api/tickets/door': {
     expect: { ...signedIn(403), admin: 200, teacher: 200, B: 404 },
     input: (a) => ({ query: { eventId: a.ceremony.id } }),
+  },
+
+  // ── billing (issue 15): the school's admins only; B's admin reads and changes B's own ────────────────
+  'GET /api/billing/view': { expect: adminOnly(200) },
+  'POST /api/billing/choose-plan': { expect: adminOnly(200), input: () => ({ body: { planId: 'small' } }) },
+  'POST /api/billing/update-details': {
+    expect: adminOnly(200),
+    input: () => ({
+      body: { billingName: null, address: '2 Matrix Lane', taxNumber: null, financeEmail: 'pay@example.org' },
+    }),
+  },
+  // A's admin already has an invoice waiting (issued by the input): 409; B's, set up by the two rules above: 200.
+  'POST /api/billing/request-invoice': {
+    expect: adminOnly(200, 409),
+    input: async (a) => {
+      await a.invoiceId();
+      return { body: { poNumber: 'PO-1' } };
+    },
+  },
+  'GET /api/billing/invoice-pdf': {
+    expect: adminOnly(404),
+    input: async (a) => ({ query: { id: await a.invoiceId() } }),
+  },
+  // Card payment: this app runs invoice-only (no Stripe keys), which the admins are told (409); the webhook
+  // then listens to no one (404). billing/card.test.ts runs them against a Stripe stand-in.
+  'POST /api/billing/checkout': { expect: adminOnly(409, 409) },
+  'POST /api/billing/portal': { expect: adminOnly(409, 409) },
+  'POST /api/billing/stripe-webhook': {
+    expect: everyone(404),
+    input: () => ({ body: { id: 'evt_matrix' } }),
   },
 
   // ── the dev mailbox: loopback only (every call here comes from another address) ────────────────────

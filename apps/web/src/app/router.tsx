@@ -1,108 +1,192 @@
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type RouteObject, useRoutes } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
-import { AcceptInvitePage } from '../features/auth/components/accept-invite-page';
-import { LoginPage } from '../features/auth/components/login-page';
-import { LogoutPage } from '../features/auth/components/logout-page';
-import { RegisterPage } from '../features/auth/components/register-page';
-import { RequestResetPage } from '../features/auth/components/request-reset-page';
-import { ResendInvitationPage } from '../features/auth/components/resend-invitation-page';
-import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
-import { SetPasswordPage } from '../features/auth/components/set-password-page';
-import { VerifyEmailPage } from '../features/auth/components/verify-email-page';
-import { VerifySchoolPage } from '../features/auth/components/verify-school-page';
-import { HomePage } from '../features/home/components/home-page';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
-import { AuthLayout } from './layouts/auth-layout';
-import { BookingLayout } from './layouts/booking-layout';
-import { MainLayout } from './layouts/main-layout';
-import { PlainLayout } from './layouts/plain-layout';
 import { RootGuard } from './root-guard';
-import { RouteError } from './route-error';
+import { RouteErrorBoundary } from './route-error';
+import { type GuardInput, guardRoute } from './route-guard';
 import { type LayoutId, ROUTES, type RouteEntry, type ScreenId } from './route-table';
 
-// Screens load with their feature (a chunk each): a parent opening a booking link, or anyone logging in,
-// downloads the shell and that page, not the whole admin app. The auth pages and home come with the shell:
-// they follow each other by links, and a page still loading must not leave the last one's form in view.
-const ProfilePage = lazy(() =>
-  import('../features/account/components/profile-page').then((module) => ({ default: module.ProfilePage })),
+// Every layout and screen loads with its own chunk (decision 019): the shell is React, the router, the
+// theme, the session and this table, and a page downloads only its layout and screen on top — a parent
+// opening a booking link gets neither the auth forms nor the admin screens, a login neither home nor the
+// top bar. The page being opened fetches both chunks at once (preloadPage, at start); each Suspense
+// boundary is keyed by its route, so a page still loading shows its skeleton, never the last page's form.
+
+/** Something whose chunk can be fetched ahead of its first render. */
+type Preloadable = { preload: () => Promise<unknown> };
+
+/**
+ * A component whose module loads on first render, or earlier through preload(). Once loaded it renders
+ * at once, without a suspended first pass (a page preloaded at start, a test that loaded them all).
+ */
+function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined; // a failed download may be tried again
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function Screen(props: P) {
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  return Object.assign(Screen, { preload });
+}
+
+const AuthLayout = lazyComponent(() => import('./layouts/auth-layout').then((m) => m.AuthLayout));
+const MainLayout = lazyComponent(() => import('./layouts/main-layout').then((m) => m.MainLayout));
+const BookingLayout = lazyComponent(() => import('./layouts/booking-layout').then((m) => m.BookingLayout));
+const PlainLayout = lazyComponent(() => import('./layouts/plain-layout').then((m) => m.PlainLayout));
+
+const LoginPage = lazyComponent(() =>
+  import('../features/auth/components/login-page').then((m) => m.LoginPage),
 );
-const SettingsPage = lazy(() =>
-  import('../features/account/components/settings-page').then((module) => ({ default: module.SettingsPage })),
+const RegisterPage = lazyComponent(() =>
+  import('../features/auth/components/register-page').then((m) => m.RegisterPage),
 );
-const BookingPage = lazy(() =>
-  import('../features/booking/components/booking-page').then((module) => ({ default: module.BookingPage })),
+const VerifySchoolPage = lazyComponent(() =>
+  import('../features/auth/components/verify-school-page').then((m) => m.VerifySchoolPage),
 );
-const DevMailboxPage = lazy(() =>
-  import('../features/dev-mailbox/components/dev-mailbox-page').then((module) => ({
-    default: module.DevMailboxPage,
-  })),
+const VerifyEmailPage = lazyComponent(() =>
+  import('../features/auth/components/verify-email-page').then((m) => m.VerifyEmailPage),
 );
-const BulkAddPage = lazy(() =>
-  import('../features/directory/components/bulk-add-page').then((module) => ({
-    default: module.BulkAddPage,
-  })),
+const LogoutPage = lazyComponent(() =>
+  import('../features/auth/components/logout-page').then((m) => m.LogoutPage),
 );
-const PeopleListPage = lazy(() =>
-  import('../features/directory/components/people-list-page').then((module) => ({
-    default: module.PeopleListPage,
-  })),
+const RequestResetPage = lazyComponent(() =>
+  import('../features/auth/components/request-reset-page').then((m) => m.RequestResetPage),
 );
-const PersonViewPage = lazy(() =>
-  import('../features/directory/components/person-view-page').then((module) => ({
-    default: module.PersonViewPage,
-  })),
+const ResetPasswordPage = lazyComponent(() =>
+  import('../features/auth/components/reset-password-page').then((m) => m.ResetPasswordPage),
 );
-const SubjectViewPage = lazy(() =>
-  import('../features/directory/components/subject-view-page').then((module) => ({
-    default: module.SubjectViewPage,
-  })),
+const ResendInvitationPage = lazyComponent(() =>
+  import('../features/auth/components/resend-invitation-page').then((m) => m.ResendInvitationPage),
 );
-const SubjectsListPage = lazy(() =>
-  import('../features/directory/components/subjects-list-page').then((module) => ({
-    default: module.SubjectsListPage,
-  })),
+const SetPasswordPage = lazyComponent(() =>
+  import('../features/auth/components/set-password-page').then((m) => m.SetPasswordPage),
 );
-const WelcomePage = lazy(() =>
-  import('../features/directory/components/welcome-page').then((module) => ({ default: module.WelcomePage })),
+const AcceptInvitePage = lazyComponent(() =>
+  import('../features/auth/components/accept-invite-page').then((m) => m.AcceptInvitePage),
 );
-const CurrentEventPage = lazy(() =>
-  import('../features/events/components/current-event-page').then((module) => ({
-    default: module.CurrentEventPage,
-  })),
+const HomePage = lazyComponent(() => import('../features/home/components/home-page').then((m) => m.HomePage));
+const ProfilePage = lazyComponent(() =>
+  import('../features/account/components/profile-page').then((m) => m.ProfilePage),
 );
-const EventViewPage = lazy(() =>
-  import('../features/events/components/event-view-page').then((module) => ({
-    default: module.EventViewPage,
-  })),
+const SettingsPage = lazyComponent(() =>
+  import('../features/account/components/settings-page').then((m) => m.SettingsPage),
 );
-const EventsListPage = lazy(() =>
-  import('../features/events/components/events-list-page').then((module) => ({
-    default: module.EventsListPage,
-  })),
+const BookingPage = lazyComponent(() =>
+  import('../features/booking/components/booking-page').then((m) => m.BookingPage),
 );
-const MyBookingsPage = lazy(() =>
-  import('../features/my-events/components/my-bookings-page').then((module) => ({
-    default: module.MyBookingsPage,
-  })),
+const DevMailboxPage = lazyComponent(() =>
+  import('../features/dev-mailbox/components/dev-mailbox-page').then((m) => m.DevMailboxPage),
 );
-const TeacherSchedulePage = lazy(() =>
-  import('../features/my-events/components/teacher-schedule-page').then((module) => ({
-    default: module.TeacherSchedulePage,
-  })),
+const BulkAddPage = lazyComponent(() =>
+  import('../features/directory/components/bulk-add-page').then((m) => m.BulkAddPage),
 );
-const DoorPage = lazy(() =>
-  import('../features/tickets/components/door-page').then((module) => ({ default: module.DoorPage })),
+const PeopleListPage = lazyComponent(() =>
+  import('../features/directory/components/people-list-page').then((m) => m.PeopleListPage),
 );
-const TicketLinkPage = lazy(() =>
-  import('../features/tickets/components/ticket-link-page').then((module) => ({
-    default: module.TicketLinkPage,
-  })),
+const PersonViewPage = lazyComponent(() =>
+  import('../features/directory/components/person-view-page').then((m) => m.PersonViewPage),
 );
-const SchoolPage = lazy(() =>
-  import('../features/school/components/school-page').then((module) => ({ default: module.SchoolPage })),
+const SubjectViewPage = lazyComponent(() =>
+  import('../features/directory/components/subject-view-page').then((m) => m.SubjectViewPage),
 );
+const SubjectsListPage = lazyComponent(() =>
+  import('../features/directory/components/subjects-list-page').then((m) => m.SubjectsListPage),
+);
+const WelcomePage = lazyComponent(() =>
+  import('../features/directory/components/welcome-page').then((m) => m.WelcomePage),
+);
+const CurrentEventPage = lazyComponent(() =>
+  import('../features/events/components/current-event-page').then((m) => m.CurrentEventPage),
+);
+const EventViewPage = lazyComponent(() =>
+  import('../features/events/components/event-view-page').then((m) => m.EventViewPage),
+);
+const EventsListPage = lazyComponent(() =>
+  import('../features/events/components/events-list-page').then((m) => m.EventsListPage),
+);
+const MyBookingsPage = lazyComponent(() =>
+  import('../features/my-events/components/my-bookings-page').then((m) => m.MyBookingsPage),
+);
+const TeacherSchedulePage = lazyComponent(() =>
+  import('../features/my-events/components/teacher-schedule-page').then((m) => m.TeacherSchedulePage),
+);
+const DoorPage = lazyComponent(() =>
+  import('../features/tickets/components/door-page').then((m) => m.DoorPage),
+);
+const TicketLinkPage = lazyComponent(() =>
+  import('../features/tickets/components/ticket-link-page').then((m) => m.TicketLinkPage),
+);
+const SchoolPage = lazyComponent(() =>
+  import('../features/school/components/school-page').then((m) => m.SchoolPage),
+);
+const BillingPage = lazyComponent(() =>
+  import('../features/billing/components/billing-page').then((m) => m.BillingPage),
+);
+const LoadTestPage = lazyComponent(() =>
+  import('../features/load-test/components/load-test-page').then((m) => m.LoadTestPage),
+);
+
+/** The module each screen needs, to fetch it alongside its layout before React asks for it. */
+const SCREEN_MODULES: Partial<Record<ScreenId, Preloadable>> = {
+  login: LoginPage,
+  register: RegisterPage,
+  'verify-school': VerifySchoolPage,
+  'verify-email': VerifyEmailPage,
+  logout: LogoutPage,
+  'request-reset': RequestResetPage,
+  'reset-password': ResetPasswordPage,
+  'resend-invitation': ResendInvitationPage,
+  'set-new-password': SetPasswordPage,
+  'set-teacher-password': SetPasswordPage,
+  'accept-admin-invite': AcceptInvitePage,
+  'accept-teacher-invite': AcceptInvitePage,
+  'accept-parent-invite': AcceptInvitePage,
+  'accept-student-invite': AcceptInvitePage,
+  home: HomePage,
+  events: EventsListPage,
+  'event-view': EventViewPage,
+  'event-current': CurrentEventPage,
+  'teacher-schedule': TeacherSchedulePage,
+  'my-bookings': MyBookingsPage,
+  door: DoorPage,
+  admins: PeopleListPage,
+  'admin-view': PersonViewPage,
+  teachers: PeopleListPage,
+  'teacher-view': PersonViewPage,
+  'teachers-bulkadd': BulkAddPage,
+  parents: PeopleListPage,
+  'parent-view': PersonViewPage,
+  students: PeopleListPage,
+  'student-view': PersonViewPage,
+  'students-bulkadd': BulkAddPage,
+  subjects: SubjectsListPage,
+  'subject-view': SubjectViewPage,
+  welcome: WelcomePage,
+  school: SchoolPage,
+  billing: BillingPage,
+  'load-test': LoadTestPage,
+  profile: ProfilePage,
+  settings: SettingsPage,
+  'dev-mailbox': DevMailboxPage,
+  booking: BookingPage,
+  'ticket-link': TicketLinkPage,
+};
 
 const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   login: () => <LoginPage />,
@@ -140,6 +224,8 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   'subject-view': () => <SubjectViewPage />,
   welcome: () => <WelcomePage />,
   school: () => <SchoolPage />,
+  billing: () => <BillingPage />,
+  'load-test': () => <LoadTestPage />,
   profile: () => <ProfilePage />,
   settings: () => <SettingsPage />,
   'dev-mailbox': () => <DevMailboxPage />,
@@ -148,7 +234,7 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   placeholder: (route) => <PlaceholderPage title={route.title} />,
 };
 
-const LAYOUTS: Record<LayoutId, ComponentType> = {
+const LAYOUTS: Record<LayoutId, ComponentType & Preloadable> = {
   auth: AuthLayout,
   main: MainLayout,
   booking: BookingLayout,
@@ -158,12 +244,21 @@ const LAYOUTS: Record<LayoutId, ComponentType> = {
 function layoutRoute(layout: LayoutId, extra: RouteObject[] = []): RouteObject {
   const Layout = LAYOUTS[layout];
   return {
-    element: <Layout />,
+    // Nothing drawn while the layout itself loads (the page's background is already the theme's).
+    element: (
+      <Suspense key={layout} fallback={null}>
+        <Layout />
+      </Suspense>
+    ),
     children: [
       ...ROUTES.filter((route) => route.layout === layout).map(
         (route): RouteObject => ({
           path: route.path,
-          element: <Suspense fallback={<PageSkeleton />}>{SCREENS[route.screen](route)}</Suspense>,
+          element: (
+            <Suspense key={route.path} fallback={<PageSkeleton />}>
+              {SCREENS[route.screen](route)}
+            </Suspense>
+          ),
         }),
       ),
       ...extra,
@@ -173,8 +268,12 @@ function layoutRoute(layout: LayoutId, extra: RouteObject[] = []): RouteObject {
 
 export const appRoutes: RouteObject[] = [
   {
-    element: <RootGuard />,
-    errorElement: <RouteError />,
+    // A boundary, not errorElement: the app runs in React Router's declarative mode (decision 019).
+    element: (
+      <RouteErrorBoundary>
+        <RootGuard />
+      </RouteErrorBoundary>
+    ),
     children: [
       layoutRoute('auth'),
       layoutRoute('main', [{ path: '*', element: <NotFoundPage /> }]),
@@ -184,6 +283,43 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(appRoutes);
+function whenIdle(run: () => void): void {
+  if (typeof window === 'undefined') return;
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3000 });
+  else setTimeout(run, 1000);
+}
+
+/**
+ * Starts downloading the layout and screen of the page at this address (after the guard's redirects,
+ * as the router will show it), so both chunks come in parallel with each other and with the session.
+ */
+export function preloadPage(input: GuardInput): void {
+  let at = { ...input };
+  for (let hops = 0; hops < 3; hops++) {
+    const result = guardRoute(at);
+    if (result.kind === 'render') {
+      // An unknown address shows "not found" in the main layout.
+      void LAYOUTS[result.route?.layout ?? 'main'].preload().catch(() => undefined);
+      if (result.route) void SCREEN_MODULES[result.route.screen]?.preload().catch(() => undefined);
+      // A login is followed by home: fetch it once the login page is up, so signing in shows it at once.
+      if (result.route?.screen === 'login')
+        whenIdle(() => preloadPage({ ...at, pathname: '/home', loggedIn: true }));
+      return;
+    }
+    const next = new URL(result.to, 'http://x');
+    at = { ...at, pathname: next.pathname, search: next.search, hash: next.hash };
+  }
+}
+
+/** Every layout and screen, loaded: screen tests render at once, as the app does once a chunk is in. */
+export async function preloadAllScreens(): Promise<void> {
+  await Promise.all([...Object.values(LAYOUTS), ...Object.values(SCREEN_MODULES)].map((m) => m.preload()));
+}
+
+/**
+ * The app's routes, for a <BrowserRouter>. Declarative mode: the data router (loaders, actions, fetchers)
+ * would add some 19 KB gzipped that no screen uses.
+ */
+export function AppRoutes() {
+  return useRoutes(appRoutes);
 }

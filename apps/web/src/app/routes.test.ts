@@ -1,6 +1,13 @@
 import { NAMED_ROUTES, type RouteName, routeTo } from '@parley/domain/routes';
+import { ticketPath } from '@parley/domain/tickets';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from './route-table';
+
+describe('the ticket route', () => {
+  it('is the path a ticket QR carries', () => {
+    expect(ROUTES.find((route) => route.screen === 'ticket-link')?.path).toBe(ticketPath(':code'));
+  });
+});
 
 describe('routeTo (named routes, spec §2)', () => {
   it('builds the paths of the spec named routes', () => {

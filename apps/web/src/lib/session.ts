@@ -1,8 +1,9 @@
-import { type CurrentUser, currentUser as currentUserSchema } from '@parley/domain/auth';
+import type { CurrentUser } from '@parley/domain/auth';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { useSyncExternalStore } from 'react';
 import { forgetCachedData } from './query-client';
 import { readJson, readString, removeKeys, writeJson, writeString } from './storage';
+import { parseStoredUser } from './stored-user';
 
 // The signed-in session (spec §3/§4): a token in local storage means logged in. The state lives in
 // local storage and is mirrored here so React re-renders when it changes (also from another tab).
@@ -17,8 +18,7 @@ export type SessionState = {
 };
 
 function readUser(): CurrentUser | null {
-  const parsed = currentUserSchema.safeParse(readJson(STORAGE_KEYS.currentUser));
-  return parsed.success ? parsed.data : null;
+  return parseStoredUser(readJson(STORAGE_KEYS.currentUser));
 }
 
 function readState(loadingAuth = false): SessionState {

@@ -18,8 +18,10 @@ import type { SessionClient } from '../../lib/session-client';
 import { hashToken } from '../../lib/tokens';
 import { enqueueMail } from '../../mail/outbox.repository';
 import { passwordResetMail, schoolVerificationMail } from '../../mail/templates';
+import { startTrial } from '../billing/billing.service';
 import { createDefaultEventTypes } from '../events/event-types.repository';
 import { createSampleEvents } from '../events/sample-events';
+import { twoFactorEnabled } from '../profile/two-factor.repository';
 import { consumeToken, issueToken, revokeAccessToken, revokeTokens } from '../tokens/tokens.repository';
 import { toCurrentUser } from '../users/current-user';
 import {
@@ -40,7 +42,6 @@ import {
   findSchoolByVerifyTokenHash,
   markSchoolVerified,
 } from './accounts.repository';
-import { twoFactorEnabled } from './two-factor.repository';
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
@@ -59,6 +60,7 @@ export async function signup(ctx: AppContext, input: SignupRequest & { email: st
   try {
     await ctx.db.transaction().execute(async (trx) => {
       const school = await createSchool(trx, input.subscriberName);
+      await startTrial(ctx, trx, school.id);
       const user = await createUser(trx, {
         schoolId: school.id,
         email: input.email,

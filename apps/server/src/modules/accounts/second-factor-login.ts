@@ -4,10 +4,10 @@ import type { AppContext } from '../../context';
 import { badRequest, forbidden, unprocessable } from '../../lib/http-error';
 import { admitSecondFactor, loginFailed, loginSucceeded, secondFactorSucceeded } from '../../lib/rate-limit';
 import type { SessionClient } from '../../lib/session-client';
+import { type SecondFactorOutcome, useSecondFactor } from '../profile/two-factor.service';
 import { consumeToken, findLiveToken } from '../tokens/tokens.repository';
 import { findUserById } from '../users/users.repository';
 import { startSession } from './accounts.service';
-import { type SecondFactorOutcome, useSecondFactor } from './two-factor.service';
 
 const expired = () => badRequest(SERVER_TEXT.challengeExpired, { challenge: [SERVER_TEXT.challengeExpired] });
 

@@ -7,7 +7,7 @@ import { forbidden } from '../../lib/http-error';
 import { bearerToken } from '../../plugins/auth';
 import { findSession } from '../tokens/tokens.repository';
 import { findRoles } from '../users/users.repository';
-import { findEventLink, recipientAccess } from './booking.repository';
+import { findEventLink, type RecipientAccess, recipientAccess } from './booking.repository';
 
 /**
  * Who is booking: a logged-in user (bearer token), or an invited parent or student identified by the
@@ -77,7 +77,11 @@ export async function openTo(
   event: { id: number; school_id: number },
   family: Family,
 ): Promise<OpenStudents> {
-  const access = await recipientAccess(db, event.school_id, event.id, family.userId);
+  return openFrom(await recipientAccess(db, event.school_id, event.id, family.userId), family);
+}
+
+/** The same, from what the recipient list says about the family member (read with the booking's lock). */
+export function openFrom(access: RecipientAccess, family: Family): OpenStudents {
   return openStudents(
     access,
     family.role === 'parent'

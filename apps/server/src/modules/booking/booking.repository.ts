@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
+import type { BookingStatus } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { bookingsQuery } from '../events/events.repository';
 
@@ -42,12 +44,153 @@ export function findEventById(db: Db, schoolId: number, eventId: number) {
   return eventQuery(db).where('e.school_id', '=', schoolId).where('e.id', '=', eventId).executeTakeFirst();
 }
 
+// Sentinels for the statements compiled once (db/compiled-once.ts): values no query holds as a constant.
+const SCHOOL = -910_001;
+const EVENT = -910_002;
+const USER = -910_003;
+const SLOT_IDS: number[] = [-910_004];
+const SLOT_ID = -910_005;
+
+type Kind = 'parent' | 'student';
+/** The slots asked for: one (the usual case, a plain parameter the planner sees through) or a list. */
+type Asked = number | number[];
+const inAsked = (asked: Asked) => (typeof asked === 'number' ? sql`= ${asked}` : sql`= any(${asked}::int[])`);
+
+/**
+ * A statement about a party and the slots it asks for, compiled once per kind of party and per shape
+ * (one slot, several): with one slot the plan PostgreSQL keeps for the prepared statement looks the slot
+ * up by its key, where a list's generic plan scans the event's slots.
+ */
+function perPartyAndSlots<R>(
+  build: (
+    db: Db,
+    kind: Kind,
+    schoolId: number,
+    eventId: number,
+    userId: number,
+    asked: Asked,
+  ) => Compilable<R>,
+) {
+  const make = (kind: Kind, asked: Asked) =>
+    compiledOnce(
+      (db: Db, schoolId: number, eventId: number, userId: number, slots: Asked) =>
+        build(db, kind, schoolId, eventId, userId, slots),
+      [SCHOOL, EVENT, USER, asked],
+    );
+  const variants = {
+    parent: { one: make('parent', SLOT_ID), many: make('parent', SLOT_IDS) },
+    student: { one: make('student', SLOT_ID), many: make('student', SLOT_IDS) },
+  };
+  return (db: Db, kind: Kind, schoolId: number, eventId: number, userId: number, slotIds: number[]) => {
+    const [only] = slotIds;
+    return only !== undefined && slotIds.length === 1
+      ? variants[kind].one(db, schoolId, eventId, userId, only)
+      : variants[kind].many(db, schoolId, eventId, userId, slotIds);
+  };
+}
+
+const kindOf = (party: { parentId: number | null }): Kind => (party.parentId !== null ? 'parent' : 'student');
+
+/** Which bookings are a party's own: a parent's (any of their children), or a student's. */
+const heldBy = (kind: Kind) => (kind === 'parent' ? sql`b.parent_id = u.id` : sql`b.student_id = u.id`);
+
+/**
+ * Of the slots asked for, those already full and not the party's own (siblings share theirs): a request
+ * that has lost the race ends with them. Only a hint: the conditional UPDATE that takes the place is the rule.
+ */
+const fullSlotsOf = (kind: Kind, asked: Asked, eventId: RawBuilder<unknown>) =>
+  sql<number>`select s.id from slots s where s.id ${inAsked(asked)}
+    and s.event_id = ${eventId} and s.booked_count >= s.capacity
+    and not exists (select 1 from bookings b where b.slot_id = s.id and b.status = 'booked' and ${heldBy(kind)})`;
+
+function lockQuery(
+  db: Db,
+  kind: Kind,
+  schoolId: number,
+  eventId: number,
+  userId: number,
+  asked: Asked,
+  locking = true,
+) {
+  const full = sql<number[]>`array(${fullSlotsOf(kind, asked, sql`e.id`)})`;
+  // What the event's recipient list says about the party (booker.ts openFrom), as recipientAccess reads it.
+  const family = sql`(select ps.student_id from parent_students ps where ps.school_id = e.school_id and ps.parent_id = u.id
+    union select ps.parent_id from parent_students ps where ps.school_id = e.school_id and ps.student_id = u.id)`;
+  return eventQuery(db)
+    .innerJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.school_id', '=', schoolId))
+    .select([
+      'u.email as party_email',
+      'u.first_name as party_first_name',
+      'u.settings as party_settings',
+      sql<number[]>`array(select ps.student_id from parent_students ps where ps.parent_id = u.id)`.as(
+        'party_children',
+      ),
+      sql<
+        number[]
+      >`array(select ps.parent_id from parent_students ps where ps.school_id = e.school_id and ps.student_id = u.id)`.as(
+        'party_parents',
+      ),
+      sql<boolean>`exists (select 1 from event_recipients r where r.school_id = e.school_id and r.event_id = e.id)`.as(
+        'recipients_any',
+      ),
+      sql<number[]>`array(select r.user_id from event_recipients r where r.school_id = e.school_id
+        and r.event_id = e.id and (r.user_id = u.id or r.user_id in ${family}))`.as('recipients_among'),
+      full.as('full_slots'),
+    ])
+    .where('e.school_id', '=', schoolId)
+    .where('e.id', '=', eventId)
+    .$if(locking, (qb) => qb.modifyEnd(sql`for share of e for no key update of u`));
+}
+
+// Every booking that gets past the peek runs it.
+const lock = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
+  lockQuery(db, kind, schoolId, eventId, userId, asked),
+);
+
+// Before any transaction, the same read without locks, with a lost race's answer when a slot asked for is
+// already full (else nulls): a request that has lost ends here, in one statement and no transaction.
+const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
+  const lost = lostRaceParts(db, kind, schoolId, eventId, userId, asked);
+  const full = fullSlotsOf(kind, asked, sql`e.id`);
+  return lockQuery(db, kind, schoolId, eventId, userId, asked, false).select([
+    sql<unknown[] | null>`case when exists (${full}) then
+      (select coalesce(json_agg(x), '[]'::json) from (${lost.columns}) x) end`.as('lost_slots'),
+    sql<unknown[] | null>`case when exists (${full}) then
+      (select coalesce(json_agg(x), '[]'::json) from (${lost.mine}) x) end`.as('lost_bookings'),
+  ]);
+});
+
+/**
+ * The booking lock's read without its locks (what runChange checks before it books), and when a slot
+ * asked for is already full and not the party's own, what the family chooses again from. Only a hint,
+ * like the lock's: the conditional UPDATE that takes the place is the rule.
+ */
+export async function peekEventAndParty(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { userId: number; parentId: number | null },
+  slotIds: number[],
+) {
+  const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
+  if (!row) return undefined;
+  const { lost_slots, lost_bookings, ...locked } = row;
+  return {
+    ...splitLocked(locked),
+    lost:
+      lost_slots && lost_bookings
+        ? { slots: withDates<GridSlotRow>(lost_slots), bookings: withDates<PartyBookingRow>(lost_bookings) }
+        : null,
+  };
+}
+
 /**
  * The event share-locked (bookings of one event run together; a section edit, FOR NO KEY UPDATE, waits
  * for them and they for it) and the booking party's row locked, in one statement. The party lock makes one
  * family's changes take turns, so what they already hold (siblings sharing a slot, the travel gap, a
  * child's limit) is read consistently; capacity and overlaps are the database's whatever the order. With
- * it come the family's children, and their address and settings for the confirmation mail.
+ * it come the family's children, and their address and settings for the confirmation mail, and what the
+ * event's recipient list says about them (no read of its own).
  */
 export async function lockEventAndParty(
   db: Db,
@@ -56,41 +199,37 @@ export async function lockEventAndParty(
   party: { userId: number; parentId: number | null },
   slotIds: number[],
 ) {
-  // Of the slots asked for, those already full and not the party's own (siblings share theirs): a request
-  // that has lost the race ends here, before it reads or writes anything else. Only a hint: the
-  // conditional UPDATE that takes the place is the rule.
-  const held =
-    party.parentId !== null ? sql`b.parent_id = ${party.userId}` : sql`b.student_id = ${party.userId}`;
-  const full =
-    slotIds.length === 0
-      ? sql<number[]>`'{}'::int[]`
-      : sql<number[]>`array(select s.id from slots s where s.id in (${sql.join(slotIds)})
-          and s.event_id = e.id and s.booked_count >= s.capacity
-          and not exists (select 1 from bookings b where b.slot_id = s.id and b.status = 'booked' and ${held}))`;
-  const row = await eventQuery(db)
-    .innerJoin('users as u', (join) => join.on('u.id', '=', party.userId).on('u.school_id', '=', schoolId))
-    .select([
-      'u.email as party_email',
-      'u.first_name as party_first_name',
-      'u.settings as party_settings',
-      sql<number[]>`array(select ps.student_id from parent_students ps where ps.parent_id = u.id)`.as(
-        'party_children',
-      ),
-      full.as('full_slots'),
-    ])
-    .where('e.school_id', '=', schoolId)
-    .where('e.id', '=', eventId)
-    .modifyEnd(sql`for share of e for no key update of u`)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { party_email, party_first_name, party_settings, party_children, full_slots, ...event } = row;
+  const [row] = await lock(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
+  return row && splitLocked(row);
+}
+
+type LockedRow = Awaited<ReturnType<typeof lock>>[number];
+
+function splitLocked(row: LockedRow) {
+  const {
+    party_email,
+    party_first_name,
+    party_settings,
+    party_children,
+    party_parents,
+    recipients_any,
+    recipients_among,
+    full_slots,
+    ...event
+  } = row;
   const family = {
     email: party_email,
     first_name: party_first_name,
     settings: party_settings,
     children: party_children,
   };
-  return { event, family, fullSlots: full_slots };
+  const recipients: RecipientAccess = {
+    any: recipients_any,
+    among: new Set(recipients_among),
+    children: party_children,
+    parents: party_parents,
+  };
+  return { event, family, recipients, fullSlots: full_slots };
 }
 
 export type PartyRow = NonNullable<Awaited<ReturnType<typeof lockEventAndParty>>>['family'];
@@ -218,8 +357,7 @@ export type GridSlotRow = Awaited<ReturnType<typeof gridSlots>>[number];
 /** Which teachers' columns: by id, or those of some slots (plus others by id); all when absent. */
 export type GridTeachers = number[] | { ofSlots: number[]; also?: number[] };
 
-/** Slots of an event (for some teachers, or all) with where they are. */
-export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: GridTeachers) {
+function gridSlotsQuery(db: Db, schoolId: number, eventId: number) {
   return (
     db
       .selectFrom('slots as sl')
@@ -244,58 +382,103 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
       .where('sl.event_id', '=', eventId)
       // A family never sees, nor books, a time that has passed.
       .where('sl.starts_at', '>', sql<Date>`now()`)
-      .$if(Array.isArray(teachers), (qb) =>
-        qb.where('sl.teacher_id', 'in', Array.isArray(teachers) && teachers.length > 0 ? teachers : [0]),
-      )
-      .$if(teachers !== undefined && !Array.isArray(teachers), (qb) => {
-        const { ofSlots = [], also = [] } = teachers && !Array.isArray(teachers) ? teachers : {};
-        return qb.where((eb) =>
-          eb.or([
-            eb(
-              'sl.teacher_id',
-              'in',
-              eb
-                .selectFrom('slots as of')
-                .select('of.teacher_id')
-                .where('of.id', 'in', ofSlots.length > 0 ? ofSlots : [0]),
-            ),
-            eb('sl.teacher_id', 'in', also.length > 0 ? also : [0]),
-          ]),
-        );
-      })
       .orderBy('s.starts_at')
       .orderBy('sl.section_id')
       .orderBy('teacher_name')
       .orderBy('sl.teacher_id')
       .orderBy('sl.starts_at')
-      .execute()
   );
 }
 
-/** The event's slots still to come among these ids, unlocked (the booking takes its place with takePlaces). */
-export function eventSlots(db: Db, schoolId: number, eventId: number, slotIds: number[]) {
-  return db
-    .selectFrom('slots')
-    .select(['id', 'teacher_id', 'starts_at', 'ends_at', 'capacity', 'booked_count'])
-    .where('school_id', '=', schoolId)
-    .where('event_id', '=', eventId)
-    .where('starts_at', '>', sql<Date>`now()`)
-    .where('id', 'in', slotIds.length > 0 ? slotIds : [0])
+/** Slots of an event (for some teachers, or all) with where they are. */
+export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: GridTeachers) {
+  return gridSlotsQuery(db, schoolId, eventId)
+    .$if(Array.isArray(teachers), (qb) =>
+      qb.where('sl.teacher_id', 'in', Array.isArray(teachers) && teachers.length > 0 ? teachers : [0]),
+    )
+    .$if(teachers !== undefined && !Array.isArray(teachers), (qb) => {
+      const { ofSlots = [], also = [] } = teachers && !Array.isArray(teachers) ? teachers : {};
+      return qb.where((eb) =>
+        eb.or([
+          eb(
+            'sl.teacher_id',
+            'in',
+            eb
+              .selectFrom('slots as of')
+              .select('of.teacher_id')
+              .where('of.id', 'in', ofSlots.length > 0 ? ofSlots : [0]),
+          ),
+          eb('sl.teacher_id', 'in', also.length > 0 ? also : [0]),
+        ]),
+      );
+    })
     .execute();
 }
 
-export type PartyBookingRow = Awaited<ReturnType<typeof partyBookings>>[number];
+// A lost race's answer in one statement, compiled once per kind of party: the columns of the teachers of the
+// slots asked for and of those the party has booked (gridSlots with `{ ofSlots, also }`), and the party's
+// live bookings, each as a JSON array.
+function lostRaceParts(db: Db, kind: Kind, schoolId: number, eventId: number, userId: number, asked: Asked) {
+  const party =
+    kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
+  const columns = gridSlotsQuery(db, schoolId, eventId).where(
+    // The teachers as one array (not two INs ORed): the slots are read by their teacher's index.
+    sql<boolean>`sl.teacher_id = any(array(select of.teacher_id from slots of where of.id ${inAsked(asked)}
+      union select b.teacher_id from bookings b where b.event_id = ${eventId}
+        and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId}))`,
+  );
+  return { columns, mine: partyBookingsQuery(db, schoolId, eventId, party, {}) };
+}
+
+const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
+  const { columns, mine } = lostRaceParts(db, kind, schoolId, eventId, userId, asked);
+  return db.selectNoFrom([
+    sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${columns}) x)`.as('slots'),
+    sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${mine}) x)`.as('bookings'),
+  ]);
+});
+
+/** JSON brings times as text: these columns are Dates in the rows every other read returns. */
+const TIMES = new Set(['starts_at', 'ends_at', 'section_starts_at', 'confirmed_at', 'created_at']);
+function withDates<T>(rows: unknown[]): T[] {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+    for (const key of TIMES) if (typeof out[key] === 'string') out[key] = new Date(out[key] as string);
+    return out as T;
+  });
+}
 
 /**
- * A party's bookings in an event with everything a family sees: as parent (any of their children) or as a
- * student (their own). Live only unless `withCancelled`.
+ * What a family that lost a race chooses again from, in one statement: the columns of the teachers it
+ * asked for and of those it has booked, and its live bookings.
  */
-export function partyBookings(
+export async function lostRaceColumns(
   db: Db,
   schoolId: number,
   eventId: number,
   party: { parentId: number | null; studentId: number | null },
-  options: { withCancelled?: boolean; bookingIds?: number[] } = {},
+  slotIds: number[],
+): Promise<{ slots: GridSlotRow[]; bookings: PartyBookingRow[] }> {
+  const [row] = await lostRace(
+    db,
+    kindOf(party),
+    schoolId,
+    eventId,
+    party.parentId ?? party.studentId ?? 0,
+    slotIds,
+  );
+  return {
+    slots: withDates<GridSlotRow>(row?.slots ?? []),
+    bookings: withDates<PartyBookingRow>(row?.bookings ?? []),
+  };
+}
+
+function partyBookingsQuery(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { parentId: number | null; studentId: number | null },
+  options: { withCancelled?: boolean; bookingIds?: number[] },
 ) {
   return (
     bookingsQuery(db, schoolId)
@@ -317,45 +500,110 @@ export function partyBookings(
       .$if(options.bookingIds !== undefined, (qb) => qb.where('b.id', 'in', options.bookingIds ?? [0]))
       .orderBy('b.starts_at')
       .orderBy('b.id')
-      .execute()
   );
 }
 
+// The live bookings of a party: the answer of every booking change, compiled once per kind of party.
+const liveOfParent = compiledOnce(
+  (db: Db, schoolId: number, eventId: number, parentId: number) =>
+    partyBookingsQuery(db, schoolId, eventId, { parentId, studentId: null }, {}),
+  [SCHOOL, EVENT, USER],
+);
+const liveOfStudent = compiledOnce(
+  (db: Db, schoolId: number, eventId: number, studentId: number) =>
+    partyBookingsQuery(db, schoolId, eventId, { parentId: null, studentId }, {}),
+  [SCHOOL, EVENT, USER],
+);
+
+export type PartyBookingRow = Awaited<ReturnType<typeof partyBookings>>[number];
+
 /**
- * What a party holds in an event (live bookings, bookings table alone), and any booking this idempotency
- * key already made: the booking transaction's one read before it writes.
+ * A party's bookings in an event with everything a family sees: as parent (any of their children) or as a
+ * student (their own). Live only unless `withCancelled`.
  */
-export function partyHoldings(
+export function partyBookings(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { parentId: number | null; studentId: number | null },
+  options: { withCancelled?: boolean; bookingIds?: number[] } = {},
+) {
+  if (!options.withCancelled && options.bookingIds === undefined)
+    return party.parentId !== null
+      ? liveOfParent(db, schoolId, eventId, party.parentId)
+      : liveOfStudent(db, schoolId, eventId, party.studentId ?? 0);
+  return partyBookingsQuery(db, schoolId, eventId, party, options).execute();
+}
+
+export type HoldingRow = {
+  id: number;
+  slot_id: number | null;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  student_id: number | null;
+  status: BookingStatus;
+  idempotency_key: string | null;
+  guests: number;
+};
+
+export type EventSlotRow = {
+  id: number;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  capacity: number;
+  booked_count: number;
+};
+
+// One statement, text fixed (lists as arrays), for every booking that gets past the lock.
+const holdingsAndSlots = (kind: Kind, one: boolean) => `
+  select true as held, b.id, b.slot_id, b.teacher_id, b.starts_at, b.ends_at, b.student_id, b.status,
+    b.idempotency_key, b.guests, null::int as capacity, null::int as booked_count
+  from bookings b
+  where b.school_id = $1 and b.event_id = $2 and b.${kind === 'parent' ? 'parent_id' : 'student_id'} = $3
+    and (b.status = 'booked' or b.idempotency_key = $4)
+  union all
+  select false, s.id, s.id, s.teacher_id, s.starts_at, s.ends_at, null, null, null, 0, s.capacity, s.booked_count
+  from slots s
+  where s.school_id = $1 and s.event_id = $2 and s.starts_at > now() and s.id ${one ? '= $5' : '= any($5::int[])'}
+  order by held desc, starts_at, id`;
+const HOLDINGS_AND_SLOTS = {
+  parent: { one: holdingsAndSlots('parent', true), many: holdingsAndSlots('parent', false) },
+  student: { one: holdingsAndSlots('student', true), many: holdingsAndSlots('student', false) },
+};
+
+/**
+ * What a party holds in an event (live bookings, and any booking this idempotency key already made), and
+ * the event's slots still to come among those asked for, unlocked (the booking takes its place with
+ * takePlaces): the booking transaction's one read after the lock, before it writes.
+ */
+export async function partyHoldingsAndSlots(
   db: Db,
   schoolId: number,
   eventId: number,
   party: { parentId: number | null; studentId: number | null },
   key: string | null,
-) {
-  return db
-    .selectFrom('bookings as b')
-    .select([
-      'b.id',
-      'b.slot_id',
-      'b.teacher_id',
-      'b.starts_at',
-      'b.ends_at',
-      'b.student_id',
-      'b.status',
-      'b.idempotency_key',
-      'b.guests',
-    ])
-    .where('b.school_id', '=', schoolId)
-    .where('b.event_id', '=', eventId)
-    .where((eb) =>
-      party.parentId !== null
-        ? eb('b.parent_id', '=', party.parentId)
-        : eb('b.student_id', '=', party.studentId ?? 0),
-    )
-    .where((eb) => eb.or([eb('b.status', '=', 'booked'), eb('b.idempotency_key', '=', key ?? '')]))
-    .orderBy('b.starts_at')
-    .orderBy('b.id')
-    .execute();
+  slotIds: number[],
+): Promise<{ holdings: HoldingRow[]; slots: EventSlotRow[] }> {
+  const { rows } = await db.executeQuery<
+    HoldingRow & { held: boolean; capacity: number; booked_count: number }
+  >(
+    CompiledQuery.raw(HOLDINGS_AND_SLOTS[kindOf(party)][slotIds.length === 1 ? 'one' : 'many'], [
+      schoolId,
+      eventId,
+      party.parentId ?? party.studentId ?? 0,
+      key ?? '',
+      slotIds.length === 1 ? slotIds[0] : slotIds,
+    ]),
+  );
+  const holdings: HoldingRow[] = [];
+  const slots: EventSlotRow[] = [];
+  for (const { held, capacity, booked_count, ...row } of rows) {
+    if (held) holdings.push(row);
+    else slots.push({ ...row, capacity, booked_count });
+  }
+  return { holdings, slots };
 }
 
 /** Bookings with full detail by id (an admin's action on any family's booking). */
@@ -383,8 +631,11 @@ export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void>
 /** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
 export type Places = { slotId: number; count: number };
 
-const placeValues = (places: Places[]) =>
-  sql.join(places.map((place) => sql`(${place.slotId}::int, ${place.count}::int)`));
+const TAKE_PLACES = `
+  update slots s set booked_count = s.booked_count + v.n
+  from unnest($3::int[], $4::int[]) as v(id, n)
+  where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
+  returning s.id`;
 
 /**
  * Takes the places in each of the event's slots, only where they are all free: the conditional UPDATE is
@@ -392,21 +643,31 @@ const placeValues = (places: Places[]) =>
  */
 export async function takePlaces(db: Db, schoolId: number, eventId: number, places: Places[]) {
   if (places.length === 0) return [];
-  const { rows } = await sql<{ id: number; teacher_id: number | null; starts_at: Date; ends_at: Date }>`
-    update slots s set booked_count = s.booked_count + v.n
-    from (values ${placeValues(places)}) as v(id, n)
-    where s.school_id = ${schoolId} and s.event_id = ${eventId} and s.id = v.id
-      and s.booked_count + v.n <= s.capacity
-    returning s.id, s.teacher_id, s.starts_at, s.ends_at`.execute(db);
+  const { rows } = await db.executeQuery<{ id: number }>(
+    CompiledQuery.raw(TAKE_PLACES, [
+      schoolId,
+      eventId,
+      places.map((place) => place.slotId),
+      places.map((place) => place.count),
+    ]),
+  );
   return rows;
 }
 
+const RELEASE_PLACES = `
+  update slots s set booked_count = greatest(s.booked_count - v.n, 0)
+  from unnest($2::int[], $3::int[]) as v(id, n)
+  where s.school_id = $1 and s.id = v.id`;
+
 export async function releasePlaces(db: Db, schoolId: number, places: Places[]): Promise<void> {
   if (places.length === 0) return;
-  await sql`
-    update slots s set booked_count = greatest(s.booked_count - v.n, 0)
-    from (values ${placeValues(places)}) as v(id, n)
-    where s.school_id = ${schoolId} and s.id = v.id`.execute(db);
+  await db.executeQuery(
+    CompiledQuery.raw(RELEASE_PLACES, [
+      schoolId,
+      places.map((place) => place.slotId),
+      places.map((place) => place.count),
+    ]),
+  );
 }
 
 /**
@@ -459,10 +720,81 @@ export type NewBooking = {
   idempotency_key: string | null;
 };
 
-export async function insertBookings(db: Db, rows: NewBooking[]): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const inserted = await db.insertInto('bookings').values(rows).returning('id').execute();
-  return inserted.map((row) => row.id);
+// Fixed text whatever the number of rows: each column as one array.
+const INSERT_BOOKINGS = `
+  insert into bookings (school_id, event_id, slot_id, teacher_id, starts_at, ends_at, parent_id, student_id,
+    subject_id, guests, gown_size, booked_by, idempotency_key)
+  select * from unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[],
+    $7::int[], $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::text[])
+  returning id`;
+
+// The new rows and the party's live bookings after them, in partyBookings' columns (bookingsQuery's and the
+// answer's): the INSERT's rows come from its RETURNING, the others from the table (one snapshot).
+const insertAndRead = (kind: 'parent' | 'student') => `
+  with ins as (${INSERT_BOOKINGS.replace('returning id', 'returning *')}),
+  mine as (
+    select * from ins
+    union all
+    select b.* from bookings b
+    where b.school_id = $14 and b.event_id = $15 and b.${kind === 'parent' ? 'parent_id' : 'student_id'} = $16
+      and b.status = 'booked'
+  )
+  select b.id, b.slot_id, sl.section_id, b.starts_at, b.ends_at, b.teacher_id,
+    case when t.id is null then null else t.first_name || ' ' || t.last_name end as teacher_name,
+    b.parent_id, case when p.id is null then null else p.first_name || ' ' || p.last_name end as parent_name,
+    p.email as parent_email, b.student_id,
+    case when c.id is null then null else c.first_name || ' ' || c.last_name end as student_name,
+    c.email as student_email, b.subject_id, sub.name as subject_name, b.guests, b.gown_size, b.status,
+    b.created_at, coalesce(sl.location, st.location, s.location) as location,
+    t.email as teacher_email, t.video_conference_url as video_url, t.settings as teacher_settings,
+    b.confirmed_at, b.idempotency_key, b.id in (select id from ins) as created
+  from mine b
+  left join slots sl on sl.id = b.slot_id
+  left join sections s on s.id = sl.section_id
+  left join section_teachers st on st.section_id = sl.section_id and st.teacher_id = sl.teacher_id
+  left join users t on t.id = b.teacher_id
+  left join users p on p.id = b.parent_id
+  left join users c on c.id = b.student_id
+  left join subjects sub on sub.id = b.subject_id
+  where b.status = 'booked'
+  order by b.starts_at, b.id`;
+const INSERT_AND_READ = { parent: insertAndRead('parent'), student: insertAndRead('student') };
+
+/**
+ * Inserts the new bookings and reads the party's live bookings after them (what the answer and the mail
+ * say), in one statement. `created`: the new rows' ids in the order given.
+ */
+export async function insertAndReadBookings(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: { parentId: number | null; studentId: number | null },
+  rows: NewBooking[],
+): Promise<{ created: number[]; after: PartyBookingRow[] }> {
+  const column = <K extends keyof NewBooking>(key: K) => rows.map((row) => row[key]);
+  const { rows: read } = await db.executeQuery<PartyBookingRow & { created: boolean }>(
+    CompiledQuery.raw(INSERT_AND_READ[party.parentId !== null ? 'parent' : 'student'], [
+      column('school_id'),
+      column('event_id'),
+      column('slot_id'),
+      column('teacher_id'),
+      column('starts_at'),
+      column('ends_at'),
+      column('parent_id'),
+      column('student_id'),
+      column('subject_id'),
+      column('guests'),
+      column('gown_size'),
+      column('booked_by'),
+      column('idempotency_key'),
+      schoolId,
+      eventId,
+      party.parentId ?? party.studentId ?? 0,
+    ]),
+  );
+  // Identity values are drawn in insertion order: ascending ids are the rows' order.
+  const created = read.flatMap((row) => (row.created ? [row.id] : [])).sort((x, y) => x - y);
+  return { created, after: read.map(({ created: _, ...row }) => row) };
 }
 
 export async function cancelBookingRows(db: Db, schoolId: number, bookingIds: number[]) {
@@ -606,7 +938,12 @@ export function openEventsFor(
  * What an event's recipient list says about one family member, in one read: whether the list names
  * anyone, which of the member, their children and their parents it names, and those children and parents.
  */
-export async function recipientAccess(db: Db, schoolId: number, eventId: number, userId: number) {
+export async function recipientAccess(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  userId: number,
+): Promise<RecipientAccess> {
   const family = sql`(select ps.student_id from parent_students ps where ps.school_id = ${schoolId} and ps.parent_id = ${userId}
     union select ps.parent_id from parent_students ps where ps.school_id = ${schoolId} and ps.student_id = ${userId})`;
   const row = await db
@@ -629,4 +966,22 @@ export async function recipientAccess(db: Db, schoolId: number, eventId: number,
     ])
     .executeTakeFirstOrThrow();
   return { any: row.any, among: new Set(row.among), children: row.children, parents: row.parents };
+}
+
+/** What an event's recipient list says about one family member (recipientAccess, or the booking lock). */
+export type RecipientAccess = {
+  any: boolean;
+  among: Set<number>;
+  children: number[];
+  parents: number[];
+};
+
+/** A teacher's name and video link as their schedule shows them. */
+export function findScheduleTeacher(db: Db, schoolId: number, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'video_conference_url'])
+    .where('school_id', '=', schoolId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }

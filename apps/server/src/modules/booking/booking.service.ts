@@ -22,7 +22,7 @@ import { recordAudit } from '../audit/audit.service';
 import { bookingChangeEntry, bookingEntry } from '../audit/audit-entries';
 import * as events from '../events/events.repository';
 import { issueTickets } from '../tickets/tickets.service';
-import { type Booker, bookerFor, bookingRole, openTo, requireOpen } from './booker';
+import { type Booker, bookerFor, bookingRole, openFrom, openTo, requireOpen } from './booker';
 import * as repo from './booking.repository';
 import { mailBookingChange } from './booking-mails';
 import { bookingEventView, childrenView, gridView, myBookingView, teachersView } from './booking-views';
@@ -31,7 +31,9 @@ import { bookingEventView, childrenView, gridView, myBookingView, teachersView }
 // family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
 // and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
 // overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
-// constraints); a request that loses gets 409 with the message and the fresh grid.
+// constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking
+// first reads without locks (one statement): when a slot it asks for is already full, that read is its
+// 409 and no transaction starts. The hot statements are compiled once (booking.repository.ts).
 
 /** Who a booking belongs to: a parent (for their children) or a student (for themselves). */
 type Party = {
@@ -386,8 +388,9 @@ type Outcome = BookingResult & { replayed: boolean };
 
 /**
  * Books and cancels for one party, inside runChange's transaction, after the event and the party are
- * locked. Statements: the party's holdings, [the cancellation], the conditional UPDATE taking places,
- * the INSERT, the party's bookings for the answer, the outbox row.
+ * locked. Statements: the party's holdings with the slots asked for (one read), [the cancellation], the
+ * INSERT with the party's bookings after it (one statement), the outbox rows, and last the conditional
+ * UPDATE taking places.
  */
 async function applyChange(
   ctx: AppContext,
@@ -399,7 +402,16 @@ async function applyChange(
   change: Change,
 ): Promise<Outcome> {
   const schoolId = event.school_id;
-  const holdings = await repo.partyHoldings(trx, schoolId, event.id, party, change.idempotencyKey);
+  // One read: what the party holds and the slots asked for (those it holds are left out below).
+  const asked = [...new Set(change.items.map((item) => item.slotId))];
+  const { holdings, slots: askedSlots } = await repo.partyHoldingsAndSlots(
+    trx,
+    schoolId,
+    event.id,
+    party,
+    change.idempotencyKey,
+    asked,
+  );
   const replay = change.idempotencyKey
     ? holdings.filter((b) => b.idempotency_key === change.idempotencyKey)
     : [];
@@ -450,8 +462,8 @@ async function applyChange(
   // (422), and one without room loses at once. The places themselves are taken last (below), so a hot
   // slot's row lock is held for the commit only, not for the whole change.
   const known = new Set([...kept, ...cancelled].flatMap((b) => (b.slot_id ? [b.slot_id] : [])));
-  const fresh = [...new Set(change.items.map((item) => item.slotId))].filter((id) => !known.has(id));
-  const slots = await repo.eventSlots(trx, schoolId, event.id, fresh);
+  const fresh = asked.filter((id) => !known.has(id));
+  const slots = askedSlots.filter((slot) => !known.has(slot.id));
   const missing = change.items.findIndex(
     (item) => fresh.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
   );
@@ -513,7 +525,7 @@ async function applyChange(
   }
   const problem = scheduleProblem([...kept.map(appointment), ...rows.map(appointment)], rules, elsewhere);
   if (problem) throw conflict(problem);
-  const created = await repo.insertBookings(trx, rows);
+  const { created, after } = await repo.insertAndReadBookings(trx, schoolId, event.id, party, rows);
   // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
   const tickets = isTicketedGroup(event.group_int)
     ? await issueTickets(
@@ -523,7 +535,6 @@ async function applyChange(
         rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
       )
     : [];
-  const after = await repo.partyBookings(trx, schoolId, event.id, party);
   const createdRows = after.filter((row) => created.includes(row.id));
   if (change.byAdmin && change.actor)
     await recordAudit(trx, change.actor, bookingChangeEntry(event, createdRows, cancelled));
@@ -557,6 +568,52 @@ async function applyChange(
   };
 }
 
+type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockEventAndParty>>>;
+
+/**
+ * What a change must pass before it books, given the event and the party (locked, or peeked at): the
+ * booking window, the recipients, the items' fields and children. Throws the first that fails.
+ */
+function checkChange(party: Party, change: Change, locked: Locked): void {
+  if (!change.byAdmin) {
+    const view = bookingEventView(locked.event, [], new Date());
+    if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
+  }
+  // New bookings, the family's or an admin's on their behalf, only for whom the recipients allow: a
+  // family left out is refused before anything is said about its children.
+  const open = change.items.length > 0 ? openFrom(locked.recipients, party) : 'all';
+  if (!isOpen(open)) throw forbidden(ACCESS_TEXT.notOpenToYou);
+  checkItems(locked.event, change.items);
+  checkChildren(
+    party,
+    new Set(locked.family.children),
+    change.items.map((item) => item.studentId),
+  );
+  if (
+    party.role === 'parent' &&
+    locked.event.group_int === EVENT_GROUPS.parentTeacher &&
+    change.items.some((item) => item.studentId === null)
+  )
+    throw unprocessable(BOOKING_TEXT.notYourChild, {
+      'items.0.studentId': [BOOKING_TEXT.notYourChild],
+    });
+  checkOpenFor(
+    open,
+    change.items.map((item) => (party.role === 'student' ? party.userId : item.studentId)),
+  );
+}
+
+/** Whether a peeked change would pass checkChange (the transaction runs it again for its errors). */
+function passesChecks(booker: Booker, party: Party, change: Change, peeked: Locked): boolean {
+  if (!bookerFor(booker, peeked.event)) return false;
+  try {
+    checkChange(party, change, peeked);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Runs a change in one transaction (decision 009): the event FOR SHARE, then the party's row, then
  * applyChange. A lost race or a broken rule comes back as 409 with the fresh grid.
@@ -571,40 +628,33 @@ async function runChange(
 ): Promise<BookingResult> {
   let seen: repo.BookingEventRow | undefined;
   try {
+    const slotIds = [...new Set(change.items.map((item) => item.slotId))];
+    // A family's booking first reads without locks: when a slot it asks for is already full (half the
+    // attempts in a rush) and nothing else stands in the way, that read is the 409's answer, and no
+    // transaction starts. Otherwise the transaction checks everything again under its locks.
+    if (!change.byAdmin && slotIds.length > 0 && !retried) {
+      const peeked = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
+      if (peeked?.lost && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked)) {
+        const { event, lost } = peeked;
+        const grid =
+          event.group_int === EVENT_GROUPS.parentTeacher
+            ? { grid: gridView(lost.slots, lost.bookings, [], event.timezone) }
+            : await partyGrid(ctx.db, event, party, undefined, 'skip');
+        throw new HttpError(409, BOOKING_TEXT.slotTaken, undefined, {
+          grid: grid.grid,
+          bookings: lost.bookings.map((row) => myBookingView(row, event.timezone)),
+        });
+      }
+    }
     // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
     const result = await withTransactionRetry(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const slotIds = [...new Set(change.items.map((item) => item.slotId))];
         const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
         if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
           throw notFound(EVENT_TEXT.notFound);
         const { event, family } = locked;
         seen = event;
-        if (!change.byAdmin) {
-          const view = bookingEventView(event, [], new Date());
-          if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
-        }
-        // New bookings, the family's or an admin's on their behalf, only for whom the recipients allow: a
-        // family left out is refused before anything is said about its children.
-        const open = change.items.length > 0 ? await requireOpen(trx, event, party) : 'all';
-        checkItems(event, change.items);
-        checkChildren(
-          party,
-          new Set(family.children),
-          change.items.map((item) => item.studentId),
-        );
-        if (
-          party.role === 'parent' &&
-          event.group_int === EVENT_GROUPS.parentTeacher &&
-          change.items.some((item) => item.studentId === null)
-        )
-          throw unprocessable(BOOKING_TEXT.notYourChild, {
-            'items.0.studentId': [BOOKING_TEXT.notYourChild],
-          });
-        checkOpenFor(
-          open,
-          change.items.map((item) => (party.role === 'student' ? party.userId : item.studentId)),
-        );
+        checkChange(party, change, locked);
         if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
         return applyChange(ctx, trx, event, party, family, booker.userId, change);
       }),
@@ -618,17 +668,24 @@ async function runChange(
     const rule = error instanceof HttpError ? error : constraintConflict(error);
     if (!rule) throw error;
     if (rule.statusCode !== 409 || change.byAdmin || !seen) throw rule;
-    const fresh = await partyGrid(
-      ctx.db,
-      seen,
-      party,
-      seen.group_int === EVENT_GROUPS.parentTeacher
-        ? { ofSlots: change.items.map((item) => item.slotId) }
-        : undefined,
-      'skip',
-    );
-    throw new HttpError(409, rule.message, rule.errors, { grid: fresh.grid, bookings: fresh.bookings });
+    const fresh = await lostRaceAnswer(ctx.db, seen, party, change.items);
+    throw new HttpError(409, rule.message, rule.errors, fresh);
   }
+}
+
+/**
+ * What a family that lost (a race or a rule) chooses again from: at a parent-teacher evening the columns
+ * of the teachers it asked for and of those it has booked, with its bookings (one statement compiled
+ * once); elsewhere the event's grid.
+ */
+async function lostRaceAnswer(db: Db, event: repo.BookingEventRow, party: Party, items: ChangeItem[]) {
+  if (event.group_int !== EVENT_GROUPS.parentTeacher) return partyGrid(db, event, party, undefined, 'skip');
+  const slotIds = [...new Set(items.map((item) => item.slotId))];
+  const { slots, bookings: mine } = await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds);
+  return {
+    grid: gridView(slots, mine, [], event.timezone),
+    bookings: mine.map((row) => myBookingView(row, event.timezone)),
+  };
 }
 
 /** POST events/update-slot-for-booking?id: book, change (book + cancel) or cancel, for the booker's family. */

@@ -116,12 +116,7 @@ export async function teacherSchedule(
   const event = await repo.findEventById(ctx.db, session.schoolId, eventId);
   if (!event) throw notFound(EVENT_TEXT.notFound);
   const [teacher, sections, slots] = await Promise.all([
-    ctx.db
-      .selectFrom('users')
-      .select(['id', 'first_name', 'last_name', 'video_conference_url'])
-      .where('school_id', '=', session.schoolId)
-      .where('id', '=', who)
-      .executeTakeFirst(),
+    repo.findScheduleTeacher(ctx.db, session.schoolId, who),
     events.listSections(ctx.db, session.schoolId, eventId),
     repo.teacherSlots(ctx.db, session.schoolId, eventId, who),
   ]);

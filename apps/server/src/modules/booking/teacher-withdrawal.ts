@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import * as events from '../events/events.repository';
@@ -15,48 +14,20 @@ export async function withdrawTeacher(
   schoolId: number,
   teacherId: number,
 ): Promise<number> {
-  const eventIds = await trx
-    .selectFrom('slots')
-    .select('event_id')
-    .distinct()
-    .where('school_id', '=', schoolId)
-    .where('teacher_id', '=', teacherId)
-    .where('starts_at', '>', sql<Date>`now()`)
-    .orderBy('event_id')
-    .execute();
+  const eventIds = await events.eventsWithFutureSlotsOf(trx, schoolId, teacherId);
   if (eventIds.length === 0) return 0;
   const school = await loadSchool(trx, schoolId);
   let cancelled = 0;
-  for (const { event_id: eventId } of eventIds) {
+  for (const eventId of eventIds) {
     const event = await events.lockEvent(trx, schoolId, eventId);
     if (!event) continue;
-    const slots = await trx
-      .selectFrom('slots')
-      .select('id')
-      .where('event_id', '=', eventId)
-      .where('teacher_id', '=', teacherId)
-      .where('starts_at', '>', sql<Date>`now()`)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
-    const slotIds = slots.map((slot) => slot.id);
+    const slotIds = await events.lockFutureSlotsOf(trx, schoolId, eventId, teacherId);
     const bookings = await events.liveBookingsOnSlots(trx, schoolId, slotIds);
     await cancelAndNotify(ctx, trx, school, event, bookings, 'teacherLeft');
     await events.deleteSlots(trx, schoolId, slotIds);
     cancelled += bookings.length;
   }
   // Future sections no longer list them; sections already held keep them for the record.
-  await trx
-    .deleteFrom('section_teachers')
-    .where('school_id', '=', schoolId)
-    .where('teacher_id', '=', teacherId)
-    .where('section_id', 'in', (eb) =>
-      eb
-        .selectFrom('sections')
-        .select('id')
-        .where('school_id', '=', schoolId)
-        .where('starts_at', '>', sql<Date>`now()`),
-    )
-    .execute();
+  await events.removeTeacherFromFutureSections(trx, schoolId, teacherId);
   return cancelled;
 }

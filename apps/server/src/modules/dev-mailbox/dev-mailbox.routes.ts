@@ -4,11 +4,9 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { attachmentBytes } from '../../db/schema';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
-import { findDevMail, listDevMail } from '../../mail/dev-mailbox.repository';
-import { attachmentContentType } from '../../mail/transport';
+import { listMail, mailAttachment, viewMail } from './dev-mailbox.service';
 
 /** What the mailbox shows of an attached file; its content comes from /dev/mailbox/attachment. */
 const attachmentItem = z.object({
@@ -28,22 +26,6 @@ const mailItem = z.object({
   attachments: z.array(attachmentItem),
   status: z.string(),
   createdAt: z.date(),
-});
-
-const toItem = (row: Awaited<ReturnType<typeof listDevMail>>[number]) => ({
-  id: row.id,
-  to: row.to_address,
-  subject: row.subject,
-  text: row.text_body,
-  html: row.html_body,
-  links: row.links,
-  attachments: row.attachments.map((attachment) => ({
-    filename: attachment.filename,
-    contentType: attachmentContentType(attachment),
-    size: attachmentBytes(attachment).length,
-  })),
-  status: 'sent',
-  createdAt: row.created_at,
 });
 
 /**
@@ -82,7 +64,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/dev/mailbox',
     { ...local, schema: { tags, response: { 200: z.object({ items: z.array(mailItem) }) } } },
-    async () => ({ items: (await listDevMail(ctx.db, 200)).map(toItem) }),
+    async () => ({ items: await listMail(ctx.db, 200) }),
   );
   api.get(
     '/dev/mailbox/view',
@@ -94,11 +76,7 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
         response: { 200: mailItem, ...errorResponses },
       },
     },
-    async (request) => {
-      const mail = await findDevMail(ctx.db, request.query.id);
-      if (!mail) throw notFound('No such mail.');
-      return toItem(mail);
-    },
+    async (request) => viewMail(ctx.db, request.query.id),
   );
   // A file, not JSON: the attachment as the mail carries it, for the browser to save.
   api.get(
@@ -119,17 +97,15 @@ export function devMailboxRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const mail = await findDevMail(ctx.db, request.query.id);
-      const attachment = mail?.attachments[request.query.index];
-      if (!attachment) throw notFound('No such attachment.');
+      const attachment = await mailAttachment(ctx.db, request.query.id, request.query.index);
       return (
         reply
-          .header('content-type', attachmentContentType(attachment))
+          .header('content-type', attachment.contentType)
           .header('content-disposition', contentDisposition(attachment.filename))
           .header('x-content-type-options', 'nosniff')
           .header('cache-control', 'no-store')
           // The bytes as the mail carries them; Fastify sends a Buffer as is (the schema documents a file).
-          .send(attachmentBytes(attachment) as unknown as string)
+          .send(attachment.bytes as unknown as string)
       );
     },
   );

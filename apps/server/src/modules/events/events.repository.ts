@@ -685,3 +685,57 @@ export async function countRole(db: Db, schoolId: number, role: Role): Promise<n
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Events in which the teacher has slots still to come, in id order (decision 008's lock order). */
+export async function eventsWithFutureSlotsOf(
+  db: Db,
+  schoolId: number,
+  teacherId: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('slots')
+    .select('event_id')
+    .distinct()
+    .where('school_id', '=', schoolId)
+    .where('teacher_id', '=', teacherId)
+    .where('starts_at', '>', sql<Date>`now()`)
+    .orderBy('event_id')
+    .execute();
+  return rows.map((row) => row.event_id);
+}
+
+/** Locks the teacher's slots still to come in the event, in id order; returns their ids. */
+export async function lockFutureSlotsOf(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  teacherId: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('slots')
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .where('teacher_id', '=', teacherId)
+    .where('starts_at', '>', sql<Date>`now()`)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Takes the teacher off the school's sections still to come (those already held keep them). */
+export async function removeTeacherFromFutureSections(db: Db, schoolId: number, teacherId: number) {
+  await db
+    .deleteFrom('section_teachers')
+    .where('school_id', '=', schoolId)
+    .where('teacher_id', '=', teacherId)
+    .where('section_id', 'in', (eb) =>
+      eb
+        .selectFrom('sections')
+        .select('id')
+        .where('school_id', '=', schoolId)
+        .where('starts_at', '>', sql<Date>`now()`),
+    )
+    .execute();
+}

@@ -33,13 +33,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
-import { notFound } from '../../lib/http-error';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
-import { bookingsCsv, csvFileName } from './bookings-csv';
-import * as repo from './events.repository';
 import * as events from './events.service';
 import * as sections from './sections.service';
-import { loadSchool } from './sections.service';
 
 // Spec §7 Events. Every route is admin-only and scoped to the admin's school: another school's event,
 // section, slot or person answers 404 exactly like a missing one.
@@ -295,18 +291,12 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const schoolId = school(request);
-      const event = await repo.findEvent(ctx.db, schoolId, request.query.eventId);
-      if (!event) throw notFound('Event not found.');
-      const [info, rows] = await Promise.all([
-        loadSchool(ctx.db, schoolId),
-        repo.exportBookings(ctx.db, schoolId, event.id),
-      ]);
+      const file = await events.bookingsExport(ctx, school(request), request.query.eventId);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csvFileName(event.name)}"`)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('cache-control', 'no-store')
-        .send(bookingsCsv(rows, info.timezone));
+        .send(file.csv);
     },
   );
 

@@ -28,6 +28,8 @@ import { newPublicCode } from '../../lib/tokens';
 import { pushEventNews } from '../../push/push-messages';
 import { recordAudit } from '../audit/audit.service';
 import { bookingPeople, eventSubject, eventUpdateEntry } from '../audit/audit-entries';
+import { assertMayCreateEvents } from '../billing/billing.service';
+import { bookingsCsv, csvFileName } from './bookings-csv';
 import { findEventType, listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
 import {
@@ -157,6 +159,7 @@ export async function insertEventWithCode(
 }
 
 export async function createEvent(ctx: AppContext, schoolId: number, body: EventCreateRequest) {
+  await assertMayCreateEvents(ctx, schoolId);
   const type = await findEventType(ctx.db, schoolId, Number(body.eventTypeId));
   if (!type) {
     throw unprocessable(SERVER_TEXT.invalidInput, { eventTypeId: [EVENT_TEXT.unknownEventType] });
@@ -722,4 +725,15 @@ export async function adminHomeData(ctx: AppContext, schoolId: number) {
       timeToEvent: timeUntil(new Date(event.next_starts_at), now),
     })),
   };
+}
+
+/** The event's bookings as a CSV file (spec: Download bookings), in the school's zone. */
+export async function bookingsExport(ctx: AppContext, schoolId: number, eventId: number) {
+  const event = await repo.findEvent(ctx.db, schoolId, eventId);
+  if (!event) throw notFound('Event not found.');
+  const [info, rows] = await Promise.all([
+    loadSchool(ctx.db, schoolId),
+    repo.exportBookings(ctx.db, schoolId, event.id),
+  ]);
+  return { fileName: csvFileName(event.name), csv: bookingsCsv(rows, info.timezone) };
 }

@@ -1,35 +1,14 @@
 import { messageResponse } from '@parley/domain/auth';
-import {
-  EVENT_MESSAGE_TYPES,
-  type EventMessageType,
-  MESSAGE_AUDIENCES,
-  singleRecipientMessageRequest,
-} from '@parley/domain/events';
+import { MESSAGE_AUDIENCES, singleRecipientMessageRequest } from '@parley/domain/events';
 import { idField, idParam } from '@parley/domain/fields';
-import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
-import type { Role } from '@parley/domain/roles';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
-import { unprocessable } from '../../lib/http-error';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
-import { sendToOneRecipient, sendToRecipients } from '../events/event-messages.service';
-import { sendInvite } from '../people/people.service';
+import { sendMessage, sendToSingleRecipient } from './messages.service';
 
-// Spec §7 Messages: message-types/send carries either an invitation of the directory
-// ({ messageTypeName: "sendTeacherInviteEmail", data: { userId } }) or an event message
-// (?eventId=… { messageTypeName: "inviteToBook" | "reminder", audience: "all" | "notBooked" }).
-const inviteMessages: Record<string, Role> = {
-  sendTeacherInviteEmail: 'teacher',
-  sendParentInviteEmail: 'parent',
-  sendStudentInviteEmail: 'student',
-  sendAdminInviteEmail: 'admin',
-};
-
-const isEventMessage = (name: string): name is EventMessageType =>
-  (EVENT_MESSAGE_TYPES as readonly string[]).includes(name);
-
+// Spec §7 Messages: invitations of the directory and event messages (messages.service.ts).
 export function messageRoutes(api: Api, ctx: AppContext): void {
   const tags = ['messages'];
   const admin = { onRequest: requireSession(ctx.db, ['admin']) };
@@ -53,27 +32,11 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
         response: { 200: sentResponse, ...errorResponses },
       },
     },
-    (request) => {
-      const { messageTypeName, data, audience } = request.body;
-      const role = inviteMessages[messageTypeName];
-      if (role) {
-        if (!data) throw unprocessable(SERVER_TEXT.invalidInput, { 'data.userId': [VALIDATION.required] });
-        return sendInvite(ctx, school(request), data.userId, role, actorOf(request, sessionOf(request)));
-      }
-      if (isEventMessage(messageTypeName)) {
-        const eventId = request.query.eventId;
-        if (!eventId) throw unprocessable(SERVER_TEXT.invalidInput, { eventId: [VALIDATION.required] });
-        return sendToRecipients(
-          ctx,
-          school(request),
-          eventId,
-          messageTypeName,
-          audience ?? 'all',
-          actorOf(request, sessionOf(request)),
-        );
-      }
-      throw unprocessable('Unknown message type.', { messageTypeName: ['Unknown message type.'] });
-    },
+    (request) =>
+      sendMessage(ctx, school(request), actorOf(request, sessionOf(request)), {
+        ...request.body,
+        eventId: request.query.eventId,
+      }),
   );
 
   api.post(
@@ -88,13 +51,6 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      sendToOneRecipient(
-        ctx,
-        school(request),
-        request.body.eventId,
-        request.body.userId,
-        request.body.messageTypeName,
-        actorOf(request, sessionOf(request)),
-      ),
+      sendToSingleRecipient(ctx, school(request), actorOf(request, sessionOf(request)), request.body),
   );
 }

@@ -24,7 +24,6 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
-import { searchPeople, teachersForSubject } from './people.repository';
 import * as people from './people.service';
 
 // Spec §7 Users: the school directory. Every route is admin-only and scoped to the admin's school.
@@ -161,9 +160,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) => ({
-      items: request.query.q.trim()
-        ? await searchPeople(ctx.db, school(request), request.query.q.trim(), [...ROLES])
-        : [],
+      items: await people.findPeople(ctx, school(request), request.query.q, [...ROLES]),
     }),
   );
   api.get(
@@ -178,9 +175,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) => ({
-      items: request.query.q.trim()
-        ? await searchPeople(ctx.db, school(request), request.query.q.trim(), ['admin', 'teacher', 'student'])
-        : [],
+      items: await people.findPeople(ctx, school(request), request.query.q, ['admin', 'teacher', 'student']),
     }),
   );
   api.get(
@@ -195,7 +190,7 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) => ({
-      items: await teachersForSubject(ctx.db, school(request), request.query.subject_id),
+      items: await people.teachersOfSubject(ctx, school(request), request.query.subject_id),
     }),
   );
 }

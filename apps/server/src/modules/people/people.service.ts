@@ -370,3 +370,14 @@ export async function revokeBookingLinks(ctx: AppContext, actor: Actor, userId: 
   });
   return { id: userId, revoked, message: ACCESS_TEXT.linksRevoked(revoked) };
 }
+
+/** People of the given roles whose name or email contains `query` (blank: nobody). */
+export async function findPeople(ctx: AppContext, schoolId: number, query: string, roles: Role[]) {
+  const words = query.trim();
+  return words ? repo.searchPeople(ctx.db, schoolId, words, roles) : [];
+}
+
+/** The teachers who teach the subject. */
+export function teachersOfSubject(ctx: AppContext, schoolId: number, subjectId: number) {
+  return repo.teachersForSubject(ctx.db, schoolId, subjectId);
+}

@@ -19,9 +19,9 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
-import * as twoFactor from '../accounts/two-factor.service';
 import * as profile from './profile.service';
 import * as sessions from './sessions.service';
+import * as twoFactor from './two-factor.service';
 
 // Every role: one's own profile, password and settings (spec §6 "All roles: My profile, Settings").
 export function profileRoutes(api: Api, ctx: AppContext): void {

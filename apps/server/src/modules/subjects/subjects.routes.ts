@@ -3,17 +3,8 @@ import { subjectDetail, subjectItem, subjectRequest } from '@parley/domain/schoo
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
-import { conflict, notFound } from '../../lib/http-error';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
-import { teachersForSubject } from '../people/people.repository';
-import * as repo from './subjects.repository';
-
-const SUBJECT_NOT_FOUND = 'Subject not found.';
-const duplicate = (name: string) => {
-  const text = `A subject named "${name}" already exists.`;
-  return conflict(text, { name: [text] });
-};
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+import * as subjects from './subjects.service';
 
 export function subjectRoutes(api: Api, ctx: AppContext): void {
   const tags = ['subjects'];
@@ -32,7 +23,7 @@ export function subjectRoutes(api: Api, ctx: AppContext): void {
         response: { 200: z.object({ items: z.array(subjectItem) }), ...errorResponses },
       },
     },
-    async (request) => ({ items: await repo.listSubjects(ctx.db, school(request)) }),
+    async (request) => ({ items: await subjects.listSubjects(ctx.db, school(request)) }),
   );
 
   api.get(
@@ -41,41 +32,19 @@ export function subjectRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, querystring: idQuery, response: { 200: subjectDetail, ...errorResponses } },
     },
-    async (request) => {
-      const subject = await repo.findSubject(ctx.db, school(request), request.query.id);
-      if (!subject) throw notFound(SUBJECT_NOT_FOUND);
-      return { ...subject, teachers: await teachersForSubject(ctx.db, school(request), subject.id) };
-    },
+    (request) => subjects.viewSubject(ctx.db, school(request), request.query.id),
   );
 
   api.post(
     '/subjects/create',
     { ...admin, schema: { tags, security, body: subjectRequest, response: saved } },
-    async (request) => {
-      try {
-        const { id } = await repo.createSubject(ctx.db, school(request), request.body.name);
-        return { id, message: `Subject "${request.body.name}" added.` };
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicate(request.body.name);
-        throw error;
-      }
-    },
+    (request) => subjects.createSubject(ctx.db, school(request), request.body.name),
   );
 
   api.post(
     '/subjects/update',
     { ...admin, schema: { tags, security, querystring: idQuery, body: subjectRequest, response: saved } },
-    async (request) => {
-      try {
-        if (!(await repo.renameSubject(ctx.db, school(request), request.query.id, request.body.name))) {
-          throw notFound(SUBJECT_NOT_FOUND);
-        }
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicate(request.body.name);
-        throw error;
-      }
-      return { id: request.query.id, message: 'Saved.' };
-    },
+    (request) => subjects.renameSubject(ctx.db, school(request), request.query.id, request.body.name),
   );
 
   api.post(
@@ -84,10 +53,6 @@ export function subjectRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, querystring: idQuery, body: z.unknown().optional(), response: saved },
     },
-    async (request) => {
-      if (!(await repo.deleteSubject(ctx.db, school(request), request.query.id)))
-        throw notFound(SUBJECT_NOT_FOUND);
-      return { id: request.query.id, message: 'Subject deleted.' };
-    },
+    (request) => subjects.deleteSubject(ctx.db, school(request), request.query.id),
   );
 }

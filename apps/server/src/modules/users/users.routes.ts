@@ -2,8 +2,7 @@ import { currentUser, emailSearchResponse, searchQuery } from '@parley/domain/au
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
-import { currentUser as loadCurrentUser } from '../accounts/accounts.service';
-import { searchSchoolEmails } from './users.repository';
+import { searchEmails, userData } from './users.service';
 
 export function userRoutes(api: Api, ctx: AppContext): void {
   const tags = ['users'];
@@ -14,7 +13,7 @@ export function userRoutes(api: Api, ctx: AppContext): void {
       onRequest: requireSession(ctx.db),
       schema: { tags, security: [{ bearer: [] }], response: { 200: currentUser, ...errorResponses } },
     },
-    (request) => loadCurrentUser(ctx, sessionOf(request).userId),
+    (request) => userData(ctx, sessionOf(request).userId),
   );
 
   // Autocomplete of the school's own addresses (inviting, choosing scanners): admins only.
@@ -29,10 +28,6 @@ export function userRoutes(api: Api, ctx: AppContext): void {
         response: { 200: emailSearchResponse, ...errorResponses },
       },
     },
-    async (request) => ({
-      items: request.query.q.trim()
-        ? await searchSchoolEmails(ctx.db, sessionOf(request).schoolId, request.query.q.trim())
-        : [],
-    }),
+    async (request) => ({ items: await searchEmails(ctx, sessionOf(request).schoolId, request.query.q) }),
   );
 }

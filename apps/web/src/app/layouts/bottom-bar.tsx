@@ -73,6 +73,12 @@ export function BottomBar({ items }: { items: NavItem[] }) {
               icon={item.icon}
               component={RouterLink}
               to={item.to}
+              // Shares the width at any text size (200 % text must not push the bar off screen).
+              sx={{
+                minWidth: 0,
+                px: 0.5,
+                '& .MuiBottomNavigationAction-label': { overflowWrap: 'anywhere', textAlign: 'center' },
+              }}
             />
           ))}
         </BottomNavigation>

@@ -48,7 +48,9 @@ export function UserMenu({ id, anchorEl, onClose, isMobile }: Props) {
       slotProps={{ paper: { sx: { minWidth: 240 } } }}
     >
       {user ? (
-        <ListSubheader disableSticky sx={{ lineHeight: 1.5, py: 1, bgcolor: 'transparent' }}>
+        // role="none": a menu holds only menu items and separators (axe aria-required-children); the
+        // name, email and role are still read as text.
+        <ListSubheader role="none" disableSticky sx={{ lineHeight: 1.5, py: 1, bgcolor: 'transparent' }}>
           <Typography component="span" sx={{ display: 'block', fontWeight: 600, color: 'text.primary' }}>
             {user.firstName} {user.lastName}
           </Typography>
@@ -101,7 +103,7 @@ export function UserMenu({ id, anchorEl, onClose, isMobile }: Props) {
       </MenuItem>
       {isMobile ? <Divider /> : null}
       {isMobile ? (
-        <ListSubheader disableSticky sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>
+        <ListSubheader role="none" disableSticky sx={{ lineHeight: 2.5, bgcolor: 'transparent' }}>
           {UI_TEXT.version}
         </ListSubheader>
       ) : null}

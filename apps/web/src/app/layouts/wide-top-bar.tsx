@@ -63,7 +63,8 @@ export function WideTopBar({ heading }: { heading: string }) {
             <Button
               color="inherit"
               startIcon={<AccountCircleIcon />}
-              aria-label={NAV.userMenu}
+              // The visible first name starts the accessible name (WCAG 2.5.3, label in name).
+              aria-label={user?.firstName ? `${user.firstName}, ${NAV.userMenu}` : NAV.userMenu}
               aria-controls={anchorEl ? MENU_ID : undefined}
               aria-haspopup="true"
               aria-expanded={anchorEl ? 'true' : undefined}

@@ -12,6 +12,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { bookingLinkHeaders } from './booking-link';
+import { withFreshColumns } from './conflict-grid';
 
 // Calls of the public booking pages (spec §7 Events: book-event, user-slots-for-pt, update-slot-for-booking,
 // update-gown-size, remove-booking; plus arrange-slots). Every call for a code carries its personal link.
@@ -124,15 +125,16 @@ export function applyConflict(
 ): void {
   const { grid, bookings } = conflict;
   if (bookings) setPageBookings(access, bookings);
+  // The conflict brings the columns in question only: they replace theirs, the others stay.
   if (slotsKey && (grid || bookings)) {
     queryClient.setQueryData<UserSlots>(slotsKey, (data) => ({
-      grid: grid ?? data?.grid ?? [],
+      grid: grid ? withFreshColumns(data?.grid, grid) : (data?.grid ?? []),
       bookings: bookings ?? data?.bookings ?? [],
     }));
   }
   if (!slotsKey && grid) {
     queryClient.setQueryData<BookingPage>(bookingPageKey(access), (page) =>
-      page ? { ...page, grid } : page,
+      page ? { ...page, grid: withFreshColumns(page.grid, grid) } : page,
     );
   }
 }

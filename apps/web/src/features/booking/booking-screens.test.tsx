@@ -610,9 +610,9 @@ describe('booking event (sections and slots)', () => {
     renderAt('/book/event/OPEN');
     const mine = within(await screen.findByRole('list', { name: 'My bookings' }));
     fireEvent.click(mine.getByRole('button', { name: 'Change' }));
-    // The booked slot is full but stays selectable as "Yours"; another full slot is not.
+    // The booked slot is full but stays selectable as "Booked"; another full slot is not.
     expect(
-      ((await screen.findByRole('radio', { name: /09:00 – 09:30 · Yours/ })) as HTMLInputElement).checked,
+      ((await screen.findByRole('radio', { name: /09:00 – 09:30 · Booked/ })) as HTMLInputElement).checked,
     ).toBe(true);
     expect((screen.getByRole('radio', { name: /10:00 – 10:30 · Full/ }) as HTMLInputElement).disabled).toBe(
       true,

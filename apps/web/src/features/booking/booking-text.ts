@@ -38,7 +38,7 @@ export const BOOKING_UI = {
   gridLabel: (dateLabel: string) => `Times on ${dateLabel}`,
   time: 'Time',
   cell: { free: 'free', taken: 'taken', mine: 'booked for you', picked: 'selected', clash: 'clashes' },
-  cellShort: { free: 'Free', taken: 'Taken', mine: 'Yours', picked: 'Selected', clash: 'Clash' },
+  cellShort: { free: 'Free', taken: 'Taken', mine: 'Booked', picked: 'Selected', clash: 'Clash' },
   bookPicks: (count: number) =>
     count === 0 ? 'Book times' : `Book ${count} ${count === 1 ? 'time' : 'times'}`,
   savePicks: 'Save changes',

@@ -145,7 +145,7 @@ export function ActivityCard({ about, id, refreshKey }: Props) {
           ))}
         </Stack>
       ) : (
-        <TableContainer sx={{ maxHeight: 480 }}>
+        <TableContainer tabIndex={0} role="region" aria-label={T.title} sx={{ maxHeight: 480 }}>
           <Table size="small" stickyHeader aria-label={T.title}>
             <TableHead>
               <TableRow>

@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type LoginResponse, loginRequest } from '@parley/domain/auth';
+import type { LoginResponse, loginRequest } from '@parley/domain/auth';
 import { AUTH_ERRORS, AUTH_TEXT } from '@parley/domain/messages';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation } from '@tanstack/react-query';
@@ -16,6 +15,7 @@ import { FormCard } from '../../../components/form-card';
 import { FormTextField } from '../../../components/form-text-field';
 import { TurnstileWidget } from '../../../components/turnstile-widget';
 import { errorLines } from '../../../lib/api-client';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { safeReturnTo } from '../../../lib/navigation';
 import { useSiteConfig } from '../../../lib/site-config';
 import { BUTTONS, LABELS, LINKS, PAGE_TITLES } from '../../../lib/ui-text';
@@ -24,9 +24,18 @@ import { SECOND_FACTOR_TEXT } from '../second-factor-text';
 import { AuthLinks } from './auth-links';
 import { SecondFactorStep } from './second-factor-step';
 
-const schema = loginRequest.omit({ botCheckToken: true });
-type FormInput = z.input<typeof schema>;
-type FormOutput = z.output<typeof schema>;
+type Schema = ReturnType<typeof loginRequest.omit<{ botCheckToken: true }>>;
+type FormInput = z.input<Schema>;
+type FormOutput = z.output<Schema>;
+
+// The schema, and zod with it, load after the page: the form's first check (on mount, for isValid) fetches them.
+const resolver = lazyResolver<FormInput, unknown, FormOutput>(async () => {
+  const [{ zodResolver }, { loginRequest }] = await Promise.all([
+    import('@hookform/resolvers/zod'),
+    import('@parley/domain/auth'),
+  ]);
+  return zodResolver(loginRequest.omit({ botCheckToken: true }));
+});
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -46,7 +55,7 @@ export function LoginPage() {
     resetField,
     formState: { errors, isValid },
   } = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(schema),
+    resolver,
     mode: 'onTouched',
     defaultValues: { email: '', password: '' },
   });

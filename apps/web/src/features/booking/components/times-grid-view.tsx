@@ -70,8 +70,10 @@ function SlotButton({
       }}
     >
       {showTime ? (
+        // The name already starts with the time; read twice, it would also break label-in-name (2.5.3).
         <Box
           component="span"
+          aria-hidden
           sx={
             cell.state === 'taken' || cell.state === 'clash' ? { textDecoration: 'line-through' } : undefined
           }
@@ -196,7 +198,7 @@ export function TimesTable({ model, actions }: { model: TimesGrid; actions: Grid
                           {cell ? (
                             <SlotButton cell={cell} column={column} actions={actions} showTime={false} />
                           ) : (
-                            <Box sx={{ textAlign: 'center', color: 'text.disabled' }}>—</Box>
+                            <Box sx={{ textAlign: 'center', color: 'text.secondary' }}>—</Box>
                           )}
                         </TableCell>
                       );

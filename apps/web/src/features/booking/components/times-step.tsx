@@ -20,6 +20,8 @@ import type {
 } from '@parley/domain/booking';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { readClockTime } from '../../../components/clock-time';
+import { TimeField } from '../../../components/time-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { errorLines } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
@@ -80,8 +82,8 @@ function ArrangePanel({
     mutationFn: () =>
       arrangeSlots(access, event.id, {
         items: toArrange,
-        earliest: earliest || null,
-        latest: latest || null,
+        earliest: readClockTime(earliest),
+        latest: readClockTime(latest),
         sectionId: sectionId ? Number(sectionId) : null,
       }),
     onMutate: () => {
@@ -103,24 +105,20 @@ function ArrangePanel({
         {BOOKING_UI.arrangeHelp}
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
-        <TextField
+        <TimeField
           id={ids.earliest}
-          type="time"
           size="small"
           label={BOOKING_UI.earliest}
           value={earliest}
-          onChange={(change) => setEarliest(change.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={setEarliest}
           sx={{ width: 150 }}
         />
-        <TextField
+        <TimeField
           id={ids.latest}
-          type="time"
           size="small"
           label={BOOKING_UI.latest}
           value={latest}
-          onChange={(change) => setLatest(change.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={setLatest}
           sx={{ width: 150 }}
         />
         {event.sections.length > 1 ? (
@@ -142,7 +140,14 @@ function ArrangePanel({
             ))}
           </TextField>
         ) : null}
-        <Button variant="outlined" onClick={() => arrange.mutate()} disabled={arrange.isPending}>
+        <Button
+          variant="outlined"
+          onClick={() => arrange.mutate()}
+          disabled={
+            arrange.isPending || [earliest, latest].some((time) => time.trim() && !readClockTime(time))
+          }
+          sx={{ alignSelf: 'flex-start' }}
+        >
           {BOOKING_UI.arrange}
         </Button>
       </Box>

@@ -58,6 +58,9 @@ const LIST_ROUTES = {
   students: routeTo('students'),
 } as const;
 
+/** Stacked links stay at least 24 px tall (WCAG 2.5.8 target size). */
+const TARGET = { display: 'inline-flex', alignItems: 'center', minHeight: 24 } as const;
+
 /** /admins/view/:id, /teachers/view/:id, /parents/view/:id, /students/view/:id */
 export function PersonViewPage({ kind }: { kind: PeopleKind }) {
   const { id } = useParams();
@@ -366,7 +369,7 @@ function LinkList({ items, empty }: { items: LinkItem[]; empty: string }) {
           <ListItemText
             primary={
               item.to ? (
-                <Link component={RouterLink} to={item.to} underline="hover">
+                <Link component={RouterLink} to={item.to} underline="hover" sx={TARGET}>
                   {item.primary}
                 </Link>
               ) : (
@@ -375,7 +378,13 @@ function LinkList({ items, empty }: { items: LinkItem[]; empty: string }) {
             }
             secondary={
               item.secondaryTo ? (
-                <Link component={RouterLink} to={item.secondaryTo} underline="hover" color="inherit">
+                <Link
+                  component={RouterLink}
+                  to={item.secondaryTo}
+                  underline="hover"
+                  color="inherit"
+                  sx={TARGET}
+                >
                   {item.secondary}
                 </Link>
               ) : (

@@ -90,7 +90,11 @@ export function EventView({ event, eventTypes }: { event: EventDetail; eventType
           {EVENTS_TEXT.backToList}
         </Button>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <Typography component="h1" variant="h5" sx={{ fontWeight: 600 }}>
+          <Typography
+            component="h1"
+            variant="h5"
+            sx={{ fontWeight: 600, minWidth: 0, overflowWrap: 'anywhere' }}
+          >
             {event.name}
           </Typography>
           <EventStatusChip status={event.status} />

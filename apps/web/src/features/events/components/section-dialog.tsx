@@ -18,6 +18,7 @@ import { EVENT_GROUPS, type EventDetail, type SectionDetail } from '@parley/doma
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
+import { CLOCK_HINT, normaliseClockTime } from '../../../components/clock-time';
 import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
 import { useIsMobile } from '../../../components/use-is-mobile';
@@ -28,6 +29,16 @@ import { useConfirmedChange } from './affected-bookings-dialog';
 
 /** Wide enough for date, start and end on one line and a teacher's unavailable times. */
 export const SECTION_DIALOG_MAX_WIDTH = 680;
+
+/** Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020). */
+const CLOCK_INPUT = {
+  placeholder: 'HH:MM',
+  autoComplete: 'off',
+  slotProps: {
+    htmlInput: { inputMode: 'numeric', maxLength: 5, title: CLOCK_HINT },
+    inputLabel: { shrink: true },
+  },
+} as const;
 
 type Props = {
   event: EventDetail;
@@ -53,6 +64,16 @@ function TeacherRanges({
   onRemoveTeacher: () => void;
 }) {
   const ranges = useFieldArray({ control, name: `teachers.${index}.unavailable` });
+  const errorId = useId();
+  // The card's message names what is wrong with these times: tie it to them (WCAG 3.3.1).
+  const rangeInput = {
+    ...CLOCK_INPUT,
+    error: Boolean(error),
+    slotProps: {
+      ...CLOCK_INPUT.slotProps,
+      htmlInput: { ...CLOCK_INPUT.slotProps.htmlInput, 'aria-describedby': error ? errorId : undefined },
+    },
+  };
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }}>
       {/* Wraps on a phone: a long name pushes the buttons to the next line instead of off the card. */}
@@ -72,7 +93,7 @@ function TeacherRanges({
         </Stack>
       </Stack>
       {ranges.fields.map((range, rangeIndex) => (
-        // On a phone the label takes its own line, so both times show in full ("04:30 PM", not "04:").
+        // On a phone the label takes its own line, so both times show in full.
         <Stack
           key={range.id}
           direction="row"
@@ -88,19 +109,21 @@ function TeacherRanges({
             {EVENTS_TEXT.unavailable}
           </Typography>
           <TextField
-            {...register(`teachers.${index}.unavailable.${rangeIndex}.start`)}
-            type="time"
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.start`, {
+              setValueAs: normaliseClockTime,
+            })}
             size="small"
             label={EVENTS_TEXT.start}
-            slotProps={{ inputLabel: { shrink: true } }}
+            {...rangeInput}
             sx={{ flex: '1 1 0', minWidth: 0 }}
           />
           <TextField
-            {...register(`teachers.${index}.unavailable.${rangeIndex}.end`)}
-            type="time"
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.end`, {
+              setValueAs: normaliseClockTime,
+            })}
             size="small"
             label={EVENTS_TEXT.end}
-            slotProps={{ inputLabel: { shrink: true } }}
+            {...rangeInput}
             sx={{ flex: '1 1 0', minWidth: 0 }}
           />
           <IconButton
@@ -112,7 +135,11 @@ function TeacherRanges({
           </IconButton>
         </Stack>
       ))}
-      {error ? <FormHelperText error>{error}</FormHelperText> : null}
+      {error ? (
+        <FormHelperText error id={errorId}>
+          {error}
+        </FormHelperText>
+      ) : null}
     </Paper>
   );
 }
@@ -183,20 +210,18 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
               slotProps={{ inputLabel: { shrink: true } }}
             />
             <FormTextField
-              registration={register('start')}
+              registration={register('start', { setValueAs: normaliseClockTime })}
               label={EVENTS_TEXT.start}
-              type="time"
               required
               error={errors.start?.message}
-              slotProps={{ inputLabel: { shrink: true } }}
+              {...CLOCK_INPUT}
             />
             <FormTextField
-              registration={register('end')}
+              registration={register('end', { setValueAs: normaliseClockTime })}
               label={EVENTS_TEXT.end}
-              type="time"
               required
               error={errors.end?.message}
-              slotProps={{ inputLabel: { shrink: true } }}
+              {...CLOCK_INPUT}
             />
           </Box>
           <FormTextField

@@ -32,7 +32,13 @@ export function SlotGrid({ groups, timeZone, label }: Props) {
   }
   const single = model.columns.length === 1 && model.columns[0]?.title === null;
   return (
-    <TableContainer sx={{ maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+    // A scrolling box with nothing focusable inside must take focus itself, or a keyboard cannot scroll it.
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+      sx={{ maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}
+    >
       <Table size="small" stickyHeader aria-label={label}>
         <TableHead>
           <TableRow>
@@ -94,7 +100,7 @@ export function SlotGrid({ groups, timeZone, label }: Props) {
                         : EVENTS_TEXT.bookedOf(slot.bookedCount, slot.capacity)}
                     </Box>
                   ) : (
-                    <Box sx={{ textAlign: 'center', color: 'text.disabled' }}>—</Box>
+                    <Box sx={{ textAlign: 'center', color: 'text.secondary' }}>—</Box>
                   )}
                 </TableCell>
               ))}

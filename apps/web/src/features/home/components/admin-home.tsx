@@ -11,6 +11,7 @@ import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -41,7 +42,8 @@ function CountTiles({ data }: { data: HomeData | undefined }) {
       aria-label="Counts"
       sx={{
         display: 'grid',
-        gridTemplateColumns: { xs: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+        // minmax(0, …): a long word at 200 % text wraps inside its tile instead of widening the page.
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
         gap: { xs: 1, md: 2 },
         listStyle: 'none',
         p: 0,
@@ -54,7 +56,9 @@ function CountTiles({ data }: { data: HomeData | undefined }) {
             <CardContent>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'text.secondary' }}>
                 {TILE_ICONS[tile.key]}
-                <Typography variant="subtitle2">{HOME_TEXT.tiles[tile.key]}</Typography>
+                <Typography variant="subtitle2" sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  {HOME_TEXT.tiles[tile.key]}
+                </Typography>
               </Stack>
               <Typography variant="h4" component="p" sx={{ fontWeight: 600, mt: 1 }}>
                 {tile.count === null ? <Skeleton width={48} /> : tile.count}
@@ -85,16 +89,14 @@ function EventBookings({ data }: { data: HomeData | undefined }) {
       ) : (
         <List aria-label={HOME_TEXT.eventBookings}>
           {data.activeEvents.map((event) => (
-            <ListItemButton
-              key={event.id}
-              component={RouterLink}
-              to={routeTo('events.view', { id: event.id })}
-            >
-              <ListItemText primary={event.name} secondary={event.timeToEvent} />
-              <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', ml: 2 }}>
-                {HOME_TEXT.bookings(event.bookingCountForEvent)}
-              </Typography>
-            </ListItemButton>
+            <ListItem key={event.id} disablePadding>
+              <ListItemButton component={RouterLink} to={routeTo('events.view', { id: event.id })}>
+                <ListItemText primary={event.name} secondary={event.timeToEvent} />
+                <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', ml: 2 }}>
+                  {HOME_TEXT.bookings(event.bookingCountForEvent)}
+                </Typography>
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}

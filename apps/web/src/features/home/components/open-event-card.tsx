@@ -6,10 +6,10 @@ import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import CardActionArea from '@mui/material/CardActionArea';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
@@ -65,52 +65,64 @@ export function OpenEventCard({ role, item, inCalendar, onAddToCalendar }: Props
   const details = detailsPath(role, item.id);
 
   return (
-    <Card component="li" variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
-      <CardActionArea component={RouterLink} to={details} aria-label={item.name} sx={{ flexGrow: 1 }}>
-        <CardContent>
-          <Stack
-            direction="row"
-            spacing={1}
-            sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap', rowGap: 1 }}
+    <Card
+      component="li"
+      variant="outlined"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        position: 'relative',
+        '&:hover': { bgcolor: 'action.hover' },
+      }}
+    >
+      {/* The title is the link, stretched over the card: its name is what it shows (WCAG 2.5.3). */}
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap', rowGap: 1 }}>
+          {role === 'teacher' ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={item.statusLabel.text}
+              color={item.statusLabel.color}
+            />
+          ) : null}
+          {timeToBooking ? <Chip size="small" icon={<ScheduleIcon />} label={timeToBooking} /> : null}
+        </Stack>
+        <Typography component="h3" variant="h6" sx={{ fontWeight: 600, lineHeight: 1.3 }}>
+          <Link
+            component={RouterLink}
+            to={details}
+            color="inherit"
+            underline="hover"
+            sx={{ '&::after': { content: '""', position: 'absolute', inset: 0 } }}
           >
-            {role === 'teacher' ? (
-              <Chip
-                size="small"
-                variant="outlined"
-                label={item.statusLabel.text}
-                color={item.statusLabel.color}
-              />
-            ) : null}
-            {timeToBooking ? <Chip size="small" icon={<ScheduleIcon />} label={timeToBooking} /> : null}
-          </Stack>
-          <Typography component="h3" variant="h6" sx={{ fontWeight: 600, lineHeight: 1.3 }}>
             {item.name}
+          </Link>
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {item.subscriber}
+        </Typography>
+        {item.eventDetails ? (
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            {item.eventDetails}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {item.subscriber}
-          </Typography>
-          {item.eventDetails ? (
-            <Typography variant="body2" sx={{ mt: 1 }}>
-              {item.eventDetails}
-            </Typography>
-          ) : null}
-          {item.location ? (
-            <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', color: 'text.secondary' }}>
-              <PlaceIcon sx={{ fontSize: 16 }} />
-              <Typography variant="body2">{item.location}</Typography>
-            </Stack>
-          ) : null}
-          <Typography
-            variant="body2"
-            data-testid="booking-details"
-            sx={{ mt: 1, fontWeight: bookingLine === MY_EVENTS_TEXT.noBookings ? 400 : 600 }}
-            color={bookingLine === MY_EVENTS_TEXT.noBookings ? 'text.secondary' : 'text.primary'}
-          >
-            {bookingLine}
-          </Typography>
-        </CardContent>
-      </CardActionArea>
-      <CardActions sx={{ flexWrap: 'wrap', gap: 0.5, px: 1.5, pb: 1.5 }}>
+        ) : null}
+        {item.location ? (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', color: 'text.secondary' }}>
+            <PlaceIcon sx={{ fontSize: 16 }} />
+            <Typography variant="body2">{item.location}</Typography>
+          </Stack>
+        ) : null}
+        <Typography
+          variant="body2"
+          data-testid="booking-details"
+          sx={{ mt: 1, fontWeight: bookingLine === MY_EVENTS_TEXT.noBookings ? 400 : 600 }}
+          color={bookingLine === MY_EVENTS_TEXT.noBookings ? 'text.secondary' : 'text.primary'}
+        >
+          {bookingLine}
+        </Typography>
+      </CardContent>
+      <CardActions sx={{ flexWrap: 'wrap', gap: 0.5, px: 1.5, pb: 1.5, position: 'relative', zIndex: 1 }}>
         {role === 'teacher' ? (
           <LinkButton to={details} icon={<ListAltIcon />} label={MY_EVENTS_TEXT.viewBookings} />
         ) : null}

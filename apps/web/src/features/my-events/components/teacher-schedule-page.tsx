@@ -86,7 +86,7 @@ function DayTable({ lines, hidden }: { lines: ScheduleLine[]; hidden: boolean })
             <TableRow
               key={line.key}
               data-free={line.free ? 'true' : undefined}
-              sx={line.free ? { '& td': { color: 'text.disabled' } } : undefined}
+              sx={line.free ? { '& td': { color: 'text.secondary' } } : undefined}
             >
               <TableCell sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
                 {line.firstOfSlot ? timeOf(line) : ''}
@@ -118,7 +118,7 @@ function DayCards({ lines }: { lines: ScheduleLine[] }) {
             component="li"
             key={line.key}
             data-free="true"
-            sx={{ px: 2, py: 0.75, color: 'text.disabled', display: 'flex', gap: 2 }}
+            sx={{ px: 2, py: 0.75, color: 'text.secondary', display: 'flex', gap: 2 }}
           >
             <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>
               {timeOf(line)}
