@@ -51,6 +51,13 @@ describe('parseConfig', () => {
       WEB_DIST: '/srv/web',
       DEV_MAILBOX_OPEN: 'true',
       DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
+      NATIVE_APP_ORIGINS: 'capacitor://localhost, https://app.example.org',
+      ERROR_REPORT_URL: 'https://errors.example.org/parley',
+      METRICS_TOKEN: 'a-long-enough-metrics-token',
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      BILLING_CATALOG_FILE: '/etc/parley/catalog.json',
     });
     expect(config).toEqual({
       env: 'production',
@@ -72,6 +79,15 @@ describe('parseConfig', () => {
       dataEncryptionKey: Buffer.alloc(32, 0xab),
       vapidKeys: undefined,
       vapidSubject: 'mailto:school@example.org',
+      nativeAppOrigins: ['capacitor://localhost', 'https://app.example.org'],
+      errorReportUrl: 'https://errors.example.org/parley',
+      metricsToken: 'a-long-enough-metrics-token',
+      stripe: {
+        secretKey: 'sk_test_abc123',
+        webhookSecret: 'whsec_abc123',
+        apiUrl: 'http://127.0.0.1:12111',
+      },
+      billingCatalogFile: '/etc/parley/catalog.json',
     });
   });
 
