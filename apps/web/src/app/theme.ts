@@ -28,6 +28,9 @@ export function createAppTheme(mode: ColorMode): Theme {
             mode: 'dark',
             primary: { main: '#efefef' },
             success: { main: '#78c217' },
+            // A lighter red than MUI's #f44336: its text keeps 4.5:1 on the dark papers, and filled
+            // chips take dark text on it.
+            error: { main: '#f28b82' },
             background: { default: '#121212', paper: '#1c1c1c' },
           }
         : {
@@ -71,12 +74,12 @@ export function createAppTheme(mode: ColorMode): Theme {
           },
         },
       },
-      // Dark theme: white on the bright red of errors is 3.7:1; a filled red button takes a deeper red.
+      // Dark theme: a filled red button takes a deeper red with white text (5.6:1).
       MuiButton: {
         styleOverrides: {
           root: ({ ownerState }) =>
             mode === 'dark' && ownerState.variant === 'contained' && ownerState.color === 'error'
-              ? { backgroundColor: '#c62828', '&:hover': { backgroundColor: '#b71c1c' } }
+              ? { backgroundColor: '#c62828', color: '#ffffff', '&:hover': { backgroundColor: '#b71c1c' } }
               : {},
         },
       },
