@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
+import { isLoopback } from '../lib/loopback';
 import type { Metrics } from '../lib/metrics';
 import { outboxBacklog } from '../mail/outbox.repository';
 
@@ -9,8 +10,6 @@ import { outboxBacklog } from '../mail/outbox.repository';
 // outboxes' backlog and the process are read at scrape time. Readable with METRICS_TOKEN as a bearer
 // token, or without one from this machine only (a scraper beside the server, or through a local proxy
 // that forwards the client's address, which then decides).
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -38,7 +37,7 @@ export function registerMetrics(
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const allowed = token ? bearer !== undefined && sameSecret(bearer, token) : LOOPBACK.has(request.ip);
+    const allowed = token ? bearer !== undefined && sameSecret(bearer, token) : isLoopback(request.ip);
     if (!allowed) {
       return reply.code(token ? 401 : 403).send({
         message: token ? 'A metrics token is required.' : 'Metrics are readable from this machine only.',

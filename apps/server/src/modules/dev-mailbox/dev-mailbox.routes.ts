@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { idParam } from '@parley/domain/fields';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyRequest } from 'fastify';
@@ -6,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
+import { isLoopback } from '../../lib/loopback';
 import { listMail, mailAttachment, viewMail } from './dev-mailbox.service';
 
 /** What the mailbox shows of an attached file; its content comes from /dev/mailbox/attachment. */
@@ -41,12 +41,6 @@ export function contentDisposition(filename: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped form: a client on this machine. */
-export function isLoopback(ip: string): boolean {
-  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ip === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
 }
 
 /**
