@@ -4,7 +4,7 @@ import { withSettingsDefaults } from '@parley/domain/school';
 import { formatLocalDateTime, formatLocalTime } from '@parley/domain/time-zone';
 import type { Db } from '../db/database';
 import type { BookingEventRow, PartyBookingRow } from '../modules/booking/booking.repository';
-import { type DueReminder, enqueuePush } from './push.repository';
+import { type DueReminder, enqueuePush, type OutgoingPush } from './push.repository';
 
 // What is pushed, enqueued in the transaction of the change (like its mail). A notification for whoever
 // wants one (Settings, group `push`); `refresh_home` (spec §4) for everyone else whose home changed.
@@ -17,14 +17,15 @@ type Outcome = { created: PartyBookingRow[]; cancelled: PartyBookingRow[]; all: 
 
 const pushWanted = (settings: Settings | null | undefined) => withSettingsDefaults(settings ?? {}).push;
 
-export async function pushBookingChange(
-  trx: Db,
+/** A booking change's pushes, written with its mail (booking-mails.ts): none for a change of nothing. */
+export function bookingChangePushes(
   event: BookingEventRow,
   family: { settings: Settings } | undefined,
   outcome: Outcome,
-): Promise<void> {
+): OutgoingPush[] {
   const changed = [...outcome.created, ...outcome.cancelled];
-  if (changed.length === 0) return;
+  if (changed.length === 0) return [];
+  const pushes: OutgoingPush[] = [];
   const url = bookingPath(event.group_int, event.code);
   const party = [...new Set(changed.map((b) => b.parent_id ?? b.student_id))].filter(
     (id): id is number => id !== null,
@@ -42,7 +43,7 @@ export async function pushBookingChange(
     const body = first
       ? `${outcome.all.length} appointment${outcome.all.length === 1 ? '' : 's'} booked; first at ${formatLocalTime(first.starts_at, event.timezone)}`
       : '';
-    await send(trx, event.school_id, party, { action: 'booking', title, body, url });
+    pushes.push(notice(party, { action: 'booking', title, body, url }));
     for (const id of party) notified.add(id);
   }
   // Teachers who opted in to a notice per booking (or whose event asks for it), as with mail.
@@ -51,12 +52,14 @@ export async function pushBookingChange(
     const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
     if (!(event.booking_notifications || optedIn) || !pushWanted(booking.teacher_settings).bookings) continue;
     const what = outcome.created.includes(booking) ? 'New booking' : 'Cancelled booking';
-    await send(trx, event.school_id, [booking.teacher_id], {
-      action: 'booking',
-      title: `${event.name}: ${what.toLowerCase()}`,
-      body: `${what} at ${formatLocalTime(booking.starts_at, event.timezone)}`,
-      url: `/event/details-teacher?eventId=${event.id}`,
-    });
+    pushes.push(
+      notice([booking.teacher_id], {
+        action: 'booking',
+        title: `${event.name}: ${what.toLowerCase()}`,
+        body: `${what} at ${formatLocalTime(booking.starts_at, event.timezone)}`,
+        url: `/event/details-teacher?eventId=${event.id}`,
+      }),
+    );
     notified.add(booking.teacher_id);
   }
   // Everyone else whose home lists these bookings: the party, the children booked for, the teachers.
@@ -65,22 +68,25 @@ export async function pushBookingChange(
       (id): id is number => id !== null && !notified.has(id),
     ),
   );
-  await refreshHome(trx, event.school_id, [...homes]);
+  if (homes.size > 0) pushes.push(homeRefresh([...homes]));
+  return pushes;
 }
 
 /** spec §4: the page refreshes home; nothing is shown. Short-lived: a stale refresh is worthless. */
-export function refreshHome(trx: Db, schoolId: number, userIds: number[]): Promise<void> {
-  return enqueuePush(trx, schoolId, {
-    userIds,
-    payload: { action: 'refresh_home', title: '', body: '', url: '/home' } satisfies PushPayload,
-    ttlSeconds: HOUR,
-    urgency: 'normal',
-  });
-}
+const homeRefresh = (userIds: number[]): OutgoingPush => ({
+  userIds,
+  payload: { action: 'refresh_home', title: '', body: '', url: '/home' } satisfies PushPayload,
+  ttlSeconds: HOUR,
+  urgency: 'normal',
+});
 
-function send(trx: Db, schoolId: number, userIds: number[], payload: PushPayload): Promise<void> {
-  return enqueuePush(trx, schoolId, { userIds, payload, ttlSeconds: DAY, urgency: 'high' });
-}
+/** A notice someone sees, kept a day. */
+const notice = (userIds: number[], payload: PushPayload): OutgoingPush => ({
+  userIds,
+  payload,
+  ttlSeconds: DAY,
+  urgency: 'high',
+});
 
 /**
  * An event's news for its recipients (bounded by the event's recipient list): it opened for booking, an

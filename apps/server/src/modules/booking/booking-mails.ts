@@ -7,9 +7,10 @@ import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { MailAttachment } from '../../db/schema';
-import { enqueueMails, type OutgoingMail } from '../../mail/outbox.repository';
+import { enqueueMessages, type OutgoingMessages } from '../../mail/messages.repository';
+import type { OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
-import { pushBookingChange } from '../../push/push-messages';
+import { bookingChangePushes } from '../../push/push-messages';
 import { sectionLabel } from '../events/slot-planner';
 import type { IssuedTicket } from '../tickets/tickets.service';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
@@ -124,13 +125,13 @@ export function bookingCalendar(
   ]);
 }
 
-export async function mailBookingChange(
+/** What a booking change sends: the family's mail, teachers' mails, and the pushes. */
+export async function bookingChangeMessages(
   ctx: AppContext,
-  trx: Db,
   event: BookingEventRow,
   family: Family | undefined,
   outcome: Outcome,
-): Promise<void> {
+): Promise<OutgoingMessages> {
   const zone = event.timezone;
   const url = `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`;
   const mails: OutgoingMail[] = [];
@@ -200,6 +201,16 @@ export async function mailBookingChange(
       }),
     );
   }
-  await enqueueMails(trx, mails);
-  await pushBookingChange(trx, event, family, outcome);
+  return { mails, pushes: bookingChangePushes(event, family, outcome) };
+}
+
+/** The messages of a change, written in its transaction (a booking writes them as it takes its places). */
+export async function mailBookingChange(
+  ctx: AppContext,
+  trx: Db,
+  event: BookingEventRow,
+  family: Family | undefined,
+  outcome: Outcome,
+): Promise<void> {
+  await enqueueMessages(trx, event.school_id, await bookingChangeMessages(ctx, event, family, outcome));
 }

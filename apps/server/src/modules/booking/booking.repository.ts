@@ -3,6 +3,7 @@ import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { BookingStatus } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
+import { messageCtes, messageParameters, type OutgoingMessages } from '../../mail/messages.repository';
 import { bookingsQuery } from '../events/events.repository';
 
 // Booking reads and writes. The writes follow decision 008's lock order: the event (FOR SHARE here, so
@@ -147,23 +148,17 @@ const lock = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
   lockQuery(db, kind, schoolId, eventId, userId, asked),
 );
 
-// Before any transaction, the same read without locks, with a lost race's answer when a slot asked for is
-// already full (else nulls): a request that has lost ends here, in one statement and no transaction.
-const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
-  const lost = lostRaceParts(db, kind, schoolId, eventId, userId, asked);
-  const full = fullSlotsOf(kind, asked, sql`e.id`);
-  return lockQuery(db, kind, schoolId, eventId, userId, asked, false).select([
-    sql<unknown[] | null>`case when exists (${full}) then
-      (select coalesce(json_agg(x), '[]'::json) from (${lost.columns}) x) end`.as('lost_slots'),
-    sql<unknown[] | null>`case when exists (${full}) then
-      (select coalesce(json_agg(x), '[]'::json) from (${lost.mine}) x) end`.as('lost_bookings'),
-  ]);
-});
+// Before any transaction, the same read without locks: a request that has lost (a slot asked for is
+// already full) ends with it and the lost race's columns (lostRaceColumns), and no transaction. The
+// columns are a statement of their own: in this one PostgreSQL would set up their plan for every
+// attempt, winners too, and setting up a plan costs more than running it (decision 009).
+const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
+  lockQuery(db, kind, schoolId, eventId, userId, asked, false),
+);
 
 /**
- * The booking lock's read without its locks (what runChange checks before it books), and when a slot
- * asked for is already full and not the party's own, what the family chooses again from. Only a hint,
- * like the lock's: the conditional UPDATE that takes the place is the rule.
+ * The booking lock's read without its locks (what runChange checks before it books). Its full slots are
+ * only a hint, like the lock's: the conditional UPDATE that takes the place is the rule.
  */
 export async function peekEventAndParty(
   db: Db,
@@ -173,15 +168,7 @@ export async function peekEventAndParty(
   slotIds: number[],
 ) {
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
-  if (!row) return undefined;
-  const { lost_slots, lost_bookings, ...locked } = row;
-  return {
-    ...splitLocked(locked),
-    lost:
-      lost_slots && lost_bookings
-        ? { slots: withDates<GridSlotRow>(lost_slots), bookings: withDates<PartyBookingRow>(lost_bookings) }
-        : null,
-  };
+  return row && splitLocked(row);
 }
 
 /**
@@ -418,7 +405,7 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
 // A lost race's answer in one statement, compiled once per kind of party: the columns of the teachers of the
 // slots asked for and of those the party has booked (gridSlots with `{ ofSlots, also }`), and the party's
 // live bookings, each as a JSON array.
-function lostRaceParts(db: Db, kind: Kind, schoolId: number, eventId: number, userId: number, asked: Asked) {
+const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
   const party =
     kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
   const columns = gridSlotsQuery(db, schoolId, eventId).where(
@@ -427,11 +414,7 @@ function lostRaceParts(db: Db, kind: Kind, schoolId: number, eventId: number, us
       union select b.teacher_id from bookings b where b.event_id = ${eventId}
         and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId}))`,
   );
-  return { columns, mine: partyBookingsQuery(db, schoolId, eventId, party, {}) };
-}
-
-const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
-  const { columns, mine } = lostRaceParts(db, kind, schoolId, eventId, userId, asked);
+  const mine = partyBookingsQuery(db, schoolId, eventId, party, {});
   return db.selectNoFrom([
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${columns}) x)`.as('slots'),
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${mine}) x)`.as('bookings'),
@@ -631,24 +614,36 @@ export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void>
 /** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
 export type Places = { slotId: number; count: number };
 
+// The change's messages are written by the same statement (one round trip fewer, issue 14): if a place
+// is missing the service throws and the transaction, messages and all, rolls back.
 const TAKE_PLACES = `
-  update slots s set booked_count = s.booked_count + v.n
-  from unnest($3::int[], $4::int[]) as v(id, n)
-  where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
-  returning s.id`;
+  with taken as (
+    update slots s set booked_count = s.booked_count + v.n
+    from unnest($3::int[], $4::int[]) as v(id, n)
+    where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
+    returning s.id),
+  ${messageCtes(1, 5)}
+  select id from taken`;
 
 /**
  * Takes the places in each of the event's slots, only where they are all free: the conditional UPDATE is
  * the capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
+ * Writes the change's messages with it.
  */
-export async function takePlaces(db: Db, schoolId: number, eventId: number, places: Places[]) {
-  if (places.length === 0) return [];
+export async function takePlacesAndSend(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  places: Places[],
+  messages: OutgoingMessages,
+) {
   const { rows } = await db.executeQuery<{ id: number }>(
     CompiledQuery.raw(TAKE_PLACES, [
       schoolId,
       eventId,
       places.map((place) => place.slotId),
       places.map((place) => place.count),
+      ...messageParameters(messages),
     ]),
   );
   return rows;

@@ -24,7 +24,7 @@ import * as events from '../events/events.repository';
 import { issueTickets } from '../tickets/tickets.service';
 import { type Booker, bookerFor, bookingRole, openFrom, openTo, requireOpen } from './booker';
 import * as repo from './booking.repository';
-import { mailBookingChange } from './booking-mails';
+import { bookingChangeMessages, mailBookingChange } from './booking-mails';
 import { bookingEventView, childrenView, gridView, myBookingView, teachersView } from './booking-views';
 
 // The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
@@ -32,8 +32,8 @@ import { bookingEventView, childrenView, gridView, myBookingView, teachersView }
 // and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
 // overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
 // constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking
-// first reads without locks (one statement): when a slot it asks for is already full, that read is its
-// 409 and no transaction starts. The hot statements are compiled once (booking.repository.ts).
+// first reads without locks: when a slot it asks for is already full, that read and one of the columns in
+// question are its 409, and no transaction starts. The hot statements are compiled once (booking.repository.ts).
 
 /** Who a booking belongs to: a parent (for their children) or a student (for themselves). */
 type Party = {
@@ -389,8 +389,8 @@ type Outcome = BookingResult & { replayed: boolean };
 /**
  * Books and cancels for one party, inside runChange's transaction, after the event and the party are
  * locked. Statements: the party's holdings with the slots asked for (one read), [the cancellation], the
- * INSERT with the party's bookings after it (one statement), the outbox rows, and last the conditional
- * UPDATE taking places.
+ * INSERT with the party's bookings after it (one statement), and last the conditional UPDATE taking
+ * places, which writes the change's mails and pushes too.
  */
 async function applyChange(
   ctx: AppContext,
@@ -538,21 +538,22 @@ async function applyChange(
   const createdRows = after.filter((row) => created.includes(row.id));
   if (change.byAdmin && change.actor)
     await recordAudit(trx, change.actor, bookingChangeEntry(event, createdRows, cancelled));
-  await mailBookingChange(ctx, trx, event, family, {
+  const messages = await bookingChangeMessages(ctx, event, family, {
     created: createdRows,
     cancelled,
     all: after,
     tickets,
   });
 
-  // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it). Several
-  // slots are locked in id order first, so two families booking the same pair never deadlock.
+  // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it), and the
+  // same statement writes the messages. Several slots are locked in id order first, so two families
+  // booking the same pair never deadlock.
   await repo.lockSlotsInOrder(
     trx,
     [...toRelease, ...toTake].map((d) => d.slotId),
   );
   await repo.releasePlaces(trx, schoolId, toRelease);
-  const taken = await repo.takePlaces(trx, schoolId, event.id, toTake);
+  const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
     created.length > 0 && cancelled.length > 0
@@ -634,17 +635,13 @@ async function runChange(
     // transaction starts. Otherwise the transaction checks everything again under its locks.
     if (!change.byAdmin && slotIds.length > 0 && !retried) {
       const peeked = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
-      if (peeked?.lost && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked)) {
-        const { event, lost } = peeked;
-        const grid =
-          event.group_int === EVENT_GROUPS.parentTeacher
-            ? { grid: gridView(lost.slots, lost.bookings, [], event.timezone) }
-            : await partyGrid(ctx.db, event, party, undefined, 'skip');
-        throw new HttpError(409, BOOKING_TEXT.slotTaken, undefined, {
-          grid: grid.grid,
-          bookings: lost.bookings.map((row) => myBookingView(row, event.timezone)),
-        });
-      }
+      if (peeked && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked))
+        throw new HttpError(
+          409,
+          BOOKING_TEXT.slotTaken,
+          undefined,
+          await lostRaceAnswer(ctx.db, peeked.event, party, change.items),
+        );
     }
     // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
     const result = await withTransactionRetry(() =>
