@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
+import { DEFAULT_POOL_SIZE } from './db/database';
 
 // The only reader of process.env. A bad value stops the start with one line naming the variable.
 const urlOf = (protocols: string[]) =>
@@ -23,6 +24,7 @@ const schema = z.object({
   APP_NAME: z.string().min(1).max(40).default(DEFAULT_APP_NAME),
   DATABASE_URL: urlOf(['postgres', 'postgresql']).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(DEFAULT_POOL_SIZE),
   SMTP_URL: urlOf(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: urlOf(['redis', 'rediss']).optional(),
@@ -105,6 +107,8 @@ export type Config = {
   appName: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL connections per process (decision 025). */
+  databasePoolSize: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
@@ -170,6 +174,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     appName,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
+    databasePoolSize: c.DATABASE_POOL_SIZE,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM ?? `${appName} <no-reply@localhost>`,
     redisUrl: c.REDIS_URL,

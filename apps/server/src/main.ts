@@ -12,7 +12,11 @@ import { vapidKeysOnce } from './push/vapid';
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
-  const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   // Migrations run while the server starts listening; API requests wait for them (app.ts).
   const databaseReady = migrateToLatest(db);
   databaseReady.catch((error: unknown) => {

@@ -7,7 +7,11 @@ import { migrateToLatest, pendingMigrations } from './db/migrate';
 
 async function migrate(): Promise<void> {
   const config = parseConfig(process.env);
-  const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   try {
     const pending = await pendingMigrations(db);
     if (pending.length === 0) {

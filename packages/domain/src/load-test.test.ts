@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFigures, isSyntheticAddress, loadTestSummary, percentile, secondsLabel } from './load-test';
+import {
+  emptyFigures,
+  isSyntheticAddress,
+  LOAD_TEST_LIMITS,
+  loadTestSummary,
+  percentile,
+  rehearsalConcurrency,
+  secondsLabel,
+} from './load-test';
 
 const finished = (overrides: Partial<ReturnType<typeof emptyFigures>> = {}) => ({
   status: 'finished' as const,
@@ -44,5 +52,16 @@ describe('the rehearsal in plain words', () => {
     expect(isSyntheticAddress('parent1.ab12@rehearsal.parley.invalid')).toBe(true);
     expect(isSyntheticAddress('Someone@School.INVALID ')).toBe(true);
     expect(isSyntheticAddress('parent@example.org')).toBe(false);
+  });
+});
+
+describe('rehearsalConcurrency', () => {
+  it('takes at most half the pool on PostgreSQL, up to the limit, and one on the embedded database', () => {
+    expect(rehearsalConcurrency(null)).toBe(1);
+    expect(rehearsalConcurrency(2)).toBe(1);
+    expect(rehearsalConcurrency(3)).toBe(1);
+    expect(rehearsalConcurrency(10)).toBe(5);
+    expect(rehearsalConcurrency(16)).toBe(8);
+    expect(rehearsalConcurrency(100)).toBe(LOAD_TEST_LIMITS.concurrency);
   });
 });

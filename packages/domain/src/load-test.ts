@@ -21,6 +21,15 @@ export const LOAD_TEST_LIMITS = {
   staleAfterSeconds: 15,
 } as const;
 
+/**
+ * Simulated parents booking at once: on PostgreSQL at most half the server's pool (the school's own
+ * requests keep the other half), never more than the limit; on the embedded database (poolSize null) one.
+ */
+export function rehearsalConcurrency(poolSize: number | null): number {
+  if (poolSize === null) return LOAD_TEST_LIMITS.embeddedConcurrency;
+  return Math.max(1, Math.min(LOAD_TEST_LIMITS.concurrency, Math.floor(poolSize / 2)));
+}
+
 /** Every synthetic person's address is at this domain: `.invalid` can never be delivered (RFC 2606). */
 export const SYNTHETIC_EMAIL_DOMAIN = 'rehearsal.parley.invalid';
 

@@ -8,7 +8,11 @@ import { runOperator } from './operator';
 // the embedded database in DATA_DIR, which only one process may open: stop the server first).
 async function main(): Promise<number> {
   const config = parseConfig(process.env);
-  const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   try {
     await migrateToLatest(db);
     // Every school's rows: the operator works across schools, as the app's role in the system scope.

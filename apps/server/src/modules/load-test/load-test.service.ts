@@ -12,6 +12,7 @@ import {
   type LoadTestRun,
   loadTestSummary,
   percentile,
+  rehearsalConcurrency,
   type StartLoadTestRequest,
 } from '@parley/domain/load-test';
 import type { AppContext } from '../../context';
@@ -129,7 +130,7 @@ export async function start(
   // The embedded database has one connection: one simulated parent at a time, pausing half as long as
   // each attempt took, so the school's own requests (and the page's polling) always get their turn.
   const embedded = !ctx.config.databaseUrl;
-  const most = embedded ? LOAD_TEST_LIMITS.embeddedConcurrency : DEFAULT_LIMITS.concurrency;
+  const most = rehearsalConcurrency(embedded ? null : ctx.config.databasePoolSize);
   const bounded: Limits = {
     maxSeconds: Math.min(limits.maxSeconds ?? DEFAULT_LIMITS.maxSeconds, DEFAULT_LIMITS.maxSeconds),
     concurrency: Math.min(limits.concurrency ?? most, most),
