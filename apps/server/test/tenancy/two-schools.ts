@@ -23,7 +23,7 @@ import type { TestApp } from '../test-app';
 // A school holding a row of every kind (the tenancy tests build two and look for one in the other):
 // a parent-teacher evening with a booking, a ticketed concert with tickets and scans, event recipients and
 // scanners, two-factor rows, billing, a load-test run, a push subscription and its outbox, audit entries,
-// queued mail and personal booking links.
+// queued mail, personal booking links and a reminder: a row in every table that has a school_id.
 
 export type School = Evening & {
   /** The evening's booked slot and its booking (parent, first child, first teacher). */
@@ -64,6 +64,8 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
   if (slotId === undefined || freeSlotId === undefined) throw new Error('the evening has no free slot');
   await booked(e, e.parent.token, [{ slotId, studentId: child.id, subjectId: e.subjects[0] ?? 0 }]);
   const booking = await rowOf(db, 'bookings', school, 'slot_id', slotId);
+  // As the reminder sweep records a reminder pushed (claimDueReminders picks bookings a day ahead).
+  await db.insertInto('booking_reminders').values({ booking_id: booking.id, school_id: school }).execute();
   const section = await db
     .selectFrom('slots')
     .select('section_id')
