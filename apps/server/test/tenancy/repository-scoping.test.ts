@@ -181,12 +181,14 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         noSchool: 'which school owns each email: the one read across schools (parley_email_schools)',
       },
       upsertPeople: {
-        write: ({ db, s, o }) =>
-          bulkAdd.upsertPeople(db, s.schoolId, [
-            { email: o.parent.email, firstName: 'Taken', lastName: 'Over', title: null },
-            { email: email(), firstName: 'New', lastName: 'Person', title: null },
-          ]),
-        result: false,
+        // The id it answers for B's email (none); the new person's id differs from run to run.
+        write: async ({ db, s, o }) =>
+          (
+            await bulkAdd.upsertPeople(db, s.schoolId, [
+              { email: o.parent.email, firstName: 'Taken', lastName: 'Over', title: null },
+              { email: email(), firstName: 'New', lastName: 'Person', title: null },
+            ])
+          ).get(o.parent.email) ?? null,
       },
       grantRoles: {
         write: ({ db, s, o }) =>
