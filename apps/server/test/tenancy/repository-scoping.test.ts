@@ -31,7 +31,8 @@ import { newInvoice, type School, schoolOfEverything, schoolTables } from './two
 // Two schools hold a row of every kind. Each exported repository function has a case, called with school
 // A and the ids of school B's rows:
 // - a read answers exactly what the same call answers under school A's row-level security (the first wall
-//   gives what the second would), and, called with B's own school, finds something (its ids are real);
+//   gives what the second would), and the same the other way round (B's school, A's ids); called with B's
+//   own school, it finds something (its ids are real);
 // - a write leaves B's rows byte-identical (a snapshot of every school table), makes no row point into
 //   another school, answers what it answers under A's row-level security, and, called with B's own
 //   school, does change B's rows (the case could fail).
@@ -812,11 +813,18 @@ function isEmpty(value: unknown): boolean {
 }
 
 async function checkRead(name: string, read: (c: Ctx) => Promise<unknown>, control?: string) {
-  const first = await asSystem(() => settle(() => read({ db: t.db, s: a, o: b })));
-  const second = await asSchool(a.schoolId, () => settle(() => read({ db: t.db, s: a, o: b })));
-  expect(first, `${name} with school A and B's ids finds what row-level security would hide`).toEqual(
-    walledAnswer(second, first),
-  );
+  // Both ways round: a query that forgets its school and takes the first row it finds answers right for
+  // the school whose rows come first, and only the other way round shows it.
+  for (const [s, o, label] of [
+    [a, b, "school A and B's ids"],
+    [b, a, "school B and A's ids"],
+  ] as const) {
+    const first = await asSystem(() => settle(() => read({ db: t.db, s, o })));
+    const second = await asSchool(s.schoolId, () => settle(() => read({ db: t.db, s, o })));
+    expect(first, `${name} with ${label} finds what row-level security would hide`).toEqual(
+      walledAnswer(second, first),
+    );
+  }
   if (control) return;
   const own = await asSystem(() => read({ db: t.db, s: b, o: b }));
   expect(isEmpty(own), `${name} with B's own school finds nothing: the case tests nothing`).toBe(false);
