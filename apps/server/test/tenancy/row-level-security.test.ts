@@ -2,16 +2,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE, asOwner, asSchool, asSystem } from '../../src/db/scope';
 import { requireSession } from '../../src/plugins/auth';
-import { booked, bookingPage, type Evening, evening, freeSlots } from '../booking/booking-helpers';
 import { bearer } from '../factories';
 import { createTestApp, json, type TestApp } from '../test-app';
+import { type School, schoolOfEverything, schoolTables } from './two-schools';
 
 // The second wall (migration 009, decision 016): as the app's role, a query that forgets its school filter
 // finds only the school of the work in hand, on PGlite and on PostgreSQL alike.
 
 let t: TestApp;
-let a: Evening;
-let b: Evening;
+let a: School;
+let b: School;
 let tables: string[];
 
 /** Rows of `table` per school, counted as the tables' owner (whom the policies leave be). */
@@ -31,25 +31,10 @@ beforeAll(async () => {
     const [who] = (await sql<{ user: string }>`SELECT current_user AS user`.execute(t.db)).rows;
     return { users, user: who?.user };
   });
-  a = await evening(t, { quick: true, schoolName: 'Alpha Academy' });
-  b = await evening(t, { quick: true, schoolName: 'Beta Academy' });
-  // Bookings (and so tickets' neighbours) in both schools, so every kind of row exists twice.
-  for (const e of [a, b]) {
-    const page = await bookingPage(e, e.parent.token, e.code);
-    const teacher = e.teachers[0];
-    const slot = teacher && freeSlots(page.grid, teacher.id)[0];
-    if (!teacher || slot === undefined || !e.children[0]) throw new Error('fixture has no free slot');
-    await booked(e, e.parent.token, [
-      { slotId: slot, studentId: e.children[0].id, subjectId: e.subjects[0] ?? 0 },
-    ]);
-  }
-  const { rows } = await asOwner(() =>
-    sql<{ table_name: string }>`SELECT c.table_name FROM information_schema.columns c
-      JOIN information_schema.tables USING (table_schema, table_name)
-      WHERE c.table_schema = 'public' AND c.column_name = 'school_id' AND table_type = 'BASE TABLE'
-      ORDER BY 1`.execute(t.db),
-  );
-  tables = rows.map((row) => row.table_name);
+  // Every kind of row exists twice: one school's rows are there to be missed by the other.
+  a = await schoolOfEverything(t, 'Alpha Academy');
+  b = await schoolOfEverything(t, 'Beta Academy');
+  tables = await schoolTables(t.db);
 });
 
 afterAll(() => t.close());

@@ -1,6 +1,7 @@
 import type { Role } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { idInSchool } from '../../db/same-school';
 import { emailSchools } from '../users/users.repository';
 
 const CHUNK = 1000;
@@ -75,7 +76,12 @@ export async function grantRoles(db: Db, schoolId: number, grants: Array<{ userI
     const rows = await db
       .insertInto('user_roles')
       .values(
-        part.map((g) => ({ user_id: g.userId, school_id: schoolId, role: g.role, invited_at: sql`now()` })),
+        part.map((g) => ({
+          user_id: idInSchool('users', g.userId, schoolId),
+          school_id: schoolId,
+          role: g.role,
+          invited_at: sql`now()`,
+        })),
       )
       .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
       .returning(['user_id', 'role'])
@@ -124,7 +130,7 @@ export async function insertInviteTokens(
       .values(
         part.map((t) => ({
           token_hash: t.hash,
-          user_id: t.userId,
+          user_id: idInSchool('users', t.userId, schoolId),
           school_id: schoolId,
           kind: 'invite' as const,
           role: t.role,

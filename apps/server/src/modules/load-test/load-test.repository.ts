@@ -1,6 +1,7 @@
 import { SYNTHETIC_EMAIL_DOMAIN } from '@parley/domain/load-test';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { idInSchool } from '../../db/same-school';
 
 // The load-test rehearsal's SQL (decision 022). A rehearsal copies the real event into a sandbox school of
 // its own (`schools.sandbox_of`): every list of the real school filters by its school and row-level
@@ -55,10 +56,11 @@ export async function insertRun(
       .insertInto('load_test_runs')
       .values({
         school_id: run.schoolId,
-        event_id: run.eventId,
+        // The school's own event (another school's fails the insert) and starter (another's is not kept).
+        event_id: idInSchool('events', run.eventId, run.schoolId),
         event_name: run.eventName,
         parents: run.parents,
-        started_by: run.startedBy,
+        started_by: idInSchool('users', run.startedBy, run.schoolId),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -246,6 +246,7 @@ export async function revokeRole(db: Db, schoolId: number, userId: number, role:
     .selectFrom('user_roles')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
+    .where('school_id', '=', schoolId)
     .executeTakeFirstOrThrow();
   return Number(left.n);
 }

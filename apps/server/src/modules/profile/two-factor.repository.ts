@@ -100,6 +100,7 @@ export async function replaceRecoveryCodes(db: Db, owner: Owner, hashes: string[
     .where('user_id', '=', owner.userId)
     .where('school_id', '=', owner.schoolId)
     .execute();
+  if (hashes.length === 0) return;
   await db
     .insertInto('recovery_codes')
     .values(hashes.map((hash) => ({ user_id: owner.userId, school_id: owner.schoolId, code_hash: hash })))

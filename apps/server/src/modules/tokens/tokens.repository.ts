@@ -3,6 +3,7 @@ import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
+import { idInSchool } from '../../db/same-school';
 import type { TokenKind } from '../../db/schema';
 import { asAnyApp, asSchool } from '../../db/scope';
 import type { SessionClient } from '../../lib/session-client';
@@ -18,7 +19,8 @@ export async function issueToken(
     .insertInto('auth_tokens')
     .values({
       token_hash: hash,
-      user_id: input.userId,
+      // Only a user of the school: another school's id fails the insert.
+      user_id: idInSchool('users', input.userId, input.schoolId),
       school_id: input.schoolId,
       kind: input.kind,
       role: input.role ?? null,
@@ -48,7 +50,7 @@ export async function issueEventLinks(
     links.set(userId, token);
     return {
       token_hash: hash,
-      user_id: userId,
+      user_id: idInSchool('users', userId, input.schoolId),
       school_id: input.schoolId,
       kind: 'event' as const,
       event_id: input.eventId,

@@ -1,6 +1,7 @@
 import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import { idInSchool } from '../../db/same-school';
 import type { UsersTable } from '../../db/schema';
 
 export async function findRoles(db: Db, userId: number): Promise<Role[]> {
@@ -83,7 +84,8 @@ export async function grantRole(
   const inserted = await db
     .insertInto('user_roles')
     .values({
-      user_id: input.userId,
+      // Only a user of the school: another school's id fails the insert.
+      user_id: idInSchool('users', input.userId, input.schoolId),
       school_id: input.schoolId,
       role: input.role,
       invited_at: input.accepted ? null : new Date(),
