@@ -15,9 +15,6 @@ export type OutgoingMessages = {
   pushes: Array<Omit<OutgoingPush, 'setting'>>;
 };
 
-/** How many parameters MESSAGE_CTES takes, from the one it is given. */
-export const MESSAGE_PARAMETERS = 11;
-
 /**
  * The CTEs `mails` and `pushes` inserting the messages; `$school` is the school's parameter and the
  * messages' own parameters are numbered from `first` (see messageParameters).
