@@ -107,7 +107,7 @@ export type Config = {
   appName: string;
   databaseUrl: string | undefined;
   dataDir: string;
-  /** PostgreSQL connections per process (decision 025). */
+  /** PostgreSQL connections per process (decision 027). */
   databasePoolSize: number;
   smtpUrl: string | undefined;
   mailFrom: string;

@@ -13,7 +13,7 @@ export type Db = Kysely<Database>;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /**
- * Connections per process to PostgreSQL (decision 025): few, because each busy backend competes for the
+ * Connections per process to PostgreSQL (decision 027): few, because each busy backend competes for the
  * database server's CPUs; on the 2-CPU reference machine 10 cut PostgreSQL's CPU per booking by a fifth and
  * p99 by as much against 20. Requests wait their turn in the pool (at most connectionTimeoutMs).
  */
