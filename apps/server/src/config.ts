@@ -37,7 +37,7 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
-  // Operations: unhandled errors POSTed as JSON here; /metrics open to this bearer token (else loopback only).
+  // Operations: unhandled errors POSTed as JSON here; /api/metrics open to this bearer token (else loopback only).
   ERROR_REPORT_URL: urlOf(['http', 'https']).optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // Origins of the Capacitor app's WebView (decision 017), allowed to call the API across origins.
@@ -120,7 +120,7 @@ export type Config = {
   dataEncryptionKey: Buffer;
   /** Where unhandled errors are reported (lib/error-report.ts); undefined: the log only. */
   errorReportUrl: string | undefined;
-  /** Bearer token for GET /metrics; undefined: only clients on this machine may read it. */
+  /** Bearer token for GET /api/metrics; undefined: only clients on this machine may read it. */
   metricsToken: string | undefined;
   /** Origins whose pages may call the API from another origin: the native app's WebView (no cookies). */
   nativeAppOrigins: string[];
