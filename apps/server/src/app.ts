@@ -16,7 +16,7 @@ import type { AppContext } from './context';
 import type { Db } from './db/database';
 import { Background } from './lib/background';
 import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
-import { countedReporter, createErrorReporter, type ErrorReporter } from './lib/error-report';
+import { appErrorReporter, type ErrorReporter } from './lib/error-report';
 import { HttpError } from './lib/http-error';
 import { Metrics } from './lib/metrics';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
@@ -100,8 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerCompression(app);
   const metrics = options.metrics ?? new Metrics();
   const reportError =
-    options.reportError ??
-    countedReporter(metrics, createErrorReporter(config.errorReportUrl, config.appName));
+    options.reportError ?? appErrorReporter(config, metrics, (message) => app.log.warn(message));
   registerErrorHandling(app, reportError);
   registerMetrics(app, metrics);
   registerAuth(app);
