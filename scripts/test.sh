@@ -7,8 +7,8 @@ export TZ=UTC
 echo "== lint (Biome)"
 npx biome ci --error-on-warnings .
 
-echo "== types (tsc strict)"
-npx tsc -p tsconfig.json --noEmit
+echo "== types (tsc strict, one project per workspace: the domain without Node or the DOM, the web app without Node)"
+npm run --silent typecheck
 
 echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
 node scripts/check-layers.mjs
