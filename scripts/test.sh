@@ -11,6 +11,7 @@ echo "== types (tsc strict, one project per workspace: the domain without Node o
 npm run --silent typecheck
 
 echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
+node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
 echo "== unit and API tests"
