@@ -61,11 +61,14 @@ describe('metrics', () => {
     };
     expect((await book(e, e.parent.token, [item])).statusCode).toBe(200);
     expect((await book(e, e.parent.token, [item])).statusCode).toBe(409);
-    // A 422 on the same route is bad input, not a conflict.
+    // A 422 on the same route is bad input, and a 409 elsewhere (a subject's name taken) another conflict.
     expect((await book(e, e.parent.token, [{ slotId: -1 }])).statusCode).toBe(422);
+    const subject = { name: 'Metrics and Measures' };
+    expect((await e.http.post('subjects/create', e.admin.token, subject)).statusCode).toBe(200);
+    expect((await e.http.post('subjects/create', e.admin.token, subject)).statusCode).toBe(409);
     const after = (await scrape(t)).body;
     expect(sample(after, series)).toBe(start + 1);
-    expect(after).not.toMatch(/parley_booking_conflicts_total\{route="\/api\/site\/config"\}/);
+    expect(after).not.toContain('parley_booking_conflicts_total{route="/api/subjects/create"}');
   });
 
   it('shows the database pool: the embedded database as one connection, PostgreSQL as its pool', async () => {
