@@ -1,100 +1,114 @@
 // The layering of docs/architecture.md, checked (npm test): a dependency rule checker over import
 // statements and query-builder calls. Hand-written because dependency-cruiser 16 needs TypeScript's JS
-// API (TypeScript 7 has none) and 17+ needs Node 22; the rules are few and read from source text.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// API (TypeScript 7 has none) and 17+ needs Node 22, and Biome's import rules match specifiers, not
+// layers, and cannot see SQL (decision 025). scripts/check-layers.test.mjs plants a violation of each rule.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-
-function files(dir, test) {
-  const found = [];
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) found.push(...files(path, test));
-    else if (test(path)) found.push(path);
+/** Every violation in the tree at `root`, as `path:line  rule`. */
+export function checkLayers(root) {
+  function files(dir, test) {
+    const found = [];
+    if (!existsSync(join(root, dir))) return found;
+    for (const name of readdirSync(join(root, dir))) {
+      const path = join(dir, name);
+      if (statSync(join(root, path)).isDirectory()) found.push(...files(path, test));
+      else if (test(path)) found.push(path);
+    }
+    return found;
   }
-  return found;
-}
 
-/** Each import of a file: the specifier, whether type-only, and its line. */
-function imports(path) {
-  const source = readFileSync(join(ROOT, path), 'utf8');
-  const found = [];
-  const pattern = /^(import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms;
-  for (const match of source.matchAll(pattern)) {
-    const line = source.slice(0, match.index).split('\n').length;
-    found.push({ from: match[3], typeOnly: Boolean(match[2]), line });
+  /** Each import of a file (static, re-export, side-effect or dynamic): the specifier, whether type-only, its line. */
+  function imports(path) {
+    const source = readFileSync(join(root, path), 'utf8');
+    const found = [];
+    const patterns = [
+      /^(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms,
+      /^import\s+()'([^']+)'/gm,
+      /\bimport\(\s*()'([^']+)'\s*\)/g,
+    ];
+    for (const pattern of patterns)
+      for (const match of source.matchAll(pattern)) {
+        const line = source.slice(0, match.index).split('\n').length;
+        found.push({ from: match[2], typeOnly: Boolean(match[1]), line });
+      }
+    return found.sort((a, b) => a.line - b.line);
   }
-  return found;
-}
 
-const isTest = (path) => /\.test\.tsx?$/.test(path);
-const ts = (path) => /\.tsx?$/.test(path) && !isTest(path);
-const violations = [];
-const report = (path, line, rule) => violations.push(`${path}:${line}  ${rule}`);
+  const isTest = (path) => /\.test\.tsx?$/.test(path);
+  const ts = (path) => /\.tsx?$/.test(path) && !isTest(path);
+  const violations = [];
+  const report = (path, line, rule) => violations.push(`${path}:${line}  ${rule}`);
 
-// Server: routes call their own module's service only.
-const server = 'apps/server/src';
-for (const path of files(`${server}/modules`, ts)) {
-  if (!path.endsWith('.routes.ts')) continue;
-  for (const { from, typeOnly, line } of imports(path)) {
-    if (!from.startsWith('.')) continue;
-    const target = relative(ROOT, join(ROOT, dirname(path), from));
-    const ownModule = dirname(path);
-    if (target.endsWith('.repository')) report(path, line, `a route imports a repository (${from})`);
-    else if (typeOnly) continue;
-    else if (dirname(target) === ownModule) continue;
-    else if (/^apps\/server\/src\/(plugins|lib)\//.test(target)) continue;
-    else report(path, line, `a route imports outside its module (${from}): call its own service`);
+  // Server: routes call their own module's service only.
+  const server = 'apps/server/src';
+  for (const path of files(`${server}/modules`, ts)) {
+    if (!path.endsWith('.routes.ts')) continue;
+    for (const { from, typeOnly, line } of imports(path)) {
+      if (!from.startsWith('.')) continue;
+      const target = relative(root, join(root, dirname(path), from));
+      const ownModule = dirname(path);
+      if (target.endsWith('.repository')) report(path, line, `a route imports a repository (${from})`);
+      else if (typeOnly) continue;
+      else if (dirname(target) === ownModule) continue;
+      else if (/^apps\/server\/src\/(plugins|lib)\//.test(target)) continue;
+      else report(path, line, `a route imports outside its module (${from}): call its own service`);
+    }
   }
-}
 
-// Server: every module with routes has a service.
-for (const dir of readdirSync(join(ROOT, server, 'modules'))) {
-  const names = readdirSync(join(ROOT, server, 'modules', dir));
-  if (names.some((n) => n.endsWith('.routes.ts')) && !names.some((n) => n.endsWith('.service.ts')))
-    report(`${server}/modules/${dir}`, 0, 'a module with routes has no service');
-}
-
-// Server: SQL only in repositories (and the database layer itself).
-const QUERY =
-  /\.(selectFrom|insertInto|updateTable|deleteFrom|executeQuery)\(|\bsql(<[^>]*>)?`|CompiledQuery\./;
-for (const path of files(server, ts)) {
-  if (path.endsWith('.repository.ts') || path.startsWith(`${server}/db${sep}`)) continue;
-  readFileSync(join(ROOT, path), 'utf8')
-    .split('\n')
-    .forEach((text, index) => {
-      if (QUERY.test(text) && !text.trim().startsWith('//') && !text.trim().startsWith('*'))
-        report(path, index + 1, 'SQL outside a repository');
-    });
-}
-
-// Domain: pure rules, no I/O — no Node, no app code.
-for (const path of files('packages/domain/src', ts)) {
-  for (const { from, line } of imports(path)) {
-    if (from.startsWith('node:') || from.includes('apps/') || /^(fastify|kysely|pg|react)/.test(from))
-      report(path, line, `the domain package imports ${from}`);
+  // Server: every module with routes has a service.
+  const modules = join(root, server, 'modules');
+  for (const dir of existsSync(modules) ? readdirSync(modules) : []) {
+    const names = readdirSync(join(modules, dir));
+    if (names.some((n) => n.endsWith('.routes.ts')) && !names.some((n) => n.endsWith('.service.ts')))
+      report(`${server}/modules/${dir}`, 0, 'a module with routes has no service');
   }
-}
 
-// Web: app → features → components, lib; never back up.
-const web = 'apps/web/src';
-for (const path of files(web, ts)) {
-  const layer = relative(join(ROOT, web), join(ROOT, path)).split(sep)[0];
-  for (const { from, line } of imports(path)) {
-    if (!from.startsWith('.')) continue;
-    const target = relative(join(ROOT, web), join(ROOT, dirname(path), from)).split(sep)[0];
-    const order = { app: 3, features: 2, components: 1, lib: 0, sw: 0 };
-    if (order[target] !== undefined && order[layer] !== undefined && order[target] > order[layer])
-      report(path, line, `${layer}/ imports ${target}/ (${from})`);
+  // Server: SQL only in repositories (and the database layer itself).
+  const QUERY =
+    /\.(selectFrom|insertInto|updateTable|deleteFrom|executeQuery)\(|\bsql(<[^>]*>)?`|CompiledQuery\./;
+  for (const path of files(server, ts)) {
+    if (path.endsWith('.repository.ts') || path.startsWith(`${server}/db${sep}`)) continue;
+    readFileSync(join(root, path), 'utf8')
+      .split('\n')
+      .forEach((text, index) => {
+        if (QUERY.test(text) && !text.trim().startsWith('//') && !text.trim().startsWith('*'))
+          report(path, index + 1, 'SQL outside a repository');
+      });
   }
+
+  // Domain: pure rules, no I/O — no Node, no app code.
+  for (const path of files('packages/domain/src', ts)) {
+    for (const { from, line } of imports(path)) {
+      if (from.startsWith('node:') || from.includes('apps/') || /^(fastify|kysely|pg|react)/.test(from))
+        report(path, line, `the domain package imports ${from}`);
+    }
+  }
+
+  // Web: app → features → components, lib; never back up.
+  const web = 'apps/web/src';
+  const order = { app: 3, features: 2, components: 1, lib: 0, sw: 0 };
+  for (const path of files(web, ts)) {
+    const layer = relative(join(root, web), join(root, path)).split(sep)[0];
+    for (const { from, line } of imports(path)) {
+      if (!from.startsWith('.')) continue;
+      const target = relative(join(root, web), join(root, dirname(path), from)).split(sep)[0];
+      if (order[target] !== undefined && order[layer] !== undefined && order[target] > order[layer])
+        report(path, line, `${layer}/ imports ${target}/ (${from})`);
+    }
+  }
+  return violations;
 }
 
-if (violations.length > 0) {
-  console.error(`Layering: ${violations.length} violation(s) (docs/architecture.md):`);
-  for (const violation of violations) console.error(`  ${violation}`);
-  process.exit(1);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const violations = checkLayers(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
+  if (violations.length > 0) {
+    console.error(`Layering: ${violations.length} violation(s) (docs/architecture.md):`);
+    for (const violation of violations) console.error(`  ${violation}`);
+    process.exit(1);
+  }
+  console.log(
+    'Layering: ok (routes → own service → repository; SQL in repositories; domain pure; web one-way)',
+  );
 }
-console.log(
-  'Layering: ok (routes → own service → repository; SQL in repositories; domain pure; web one-way)',
-);

@@ -40,7 +40,8 @@ done
 curl -sf "$base/api/ready" | grep -q '"ready"' || { echo "the production server never became ready" >&2; exit 1; }
 curl -sf "$base/" | grep -q '<div id="root">' || { echo "the production server does not serve the app" >&2; exit 1; }
 curl -sf "$base/api/site/config" | grep -q '"devMailbox":false' || { echo "production runs a dev mailbox" >&2; exit 1; }
-(cd "$work" && node apps/server/dist/migrate.js) | grep -q 'up to date' || { echo "migrate found work after start" >&2; exit 1; }
+# The deploy step as the README gives it: npm run migrate, on the production install.
+(cd "$work" && npm run --silent migrate) | grep -q 'up to date' || { echo "npm run migrate failed or found work after start" >&2; exit 1; }
 echo "production runtime: ready on the built server and app with production dependencies only"
 
 if docker info >/dev/null 2>&1; then

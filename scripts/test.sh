@@ -7,10 +7,11 @@ export TZ=UTC
 echo "== lint (Biome)"
 npx biome ci --error-on-warnings .
 
-echo "== types (tsc strict)"
-npx tsc -p tsconfig.json --noEmit
+echo "== types (tsc strict, one project per workspace: the domain without Node or the DOM, the web app without Node)"
+npm run --silent typecheck
 
 echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
+node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
 echo "== unit and API tests"

@@ -16,7 +16,7 @@ import type { AppContext } from './context';
 import type { Db } from './db/database';
 import { Background } from './lib/background';
 import { type BotCheck, noBotCheck, turnstileBotCheck } from './lib/bot-check';
-import { countedReporter, createErrorReporter, type ErrorReporter } from './lib/error-report';
+import { appErrorReporter, type ErrorReporter } from './lib/error-report';
 import { HttpError } from './lib/http-error';
 import { Metrics } from './lib/metrics';
 import { MemoryStore, RateLimiter, type RateLimitStore, RedisStore } from './lib/rate-limiter';
@@ -31,6 +31,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
 import { loadTestRoutes } from './modules/load-test/load-test.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { peopleRoutes } from './modules/people/people.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { pushRoutes } from './modules/push/push.routes';
@@ -99,10 +100,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerCompression(app);
   const metrics = options.metrics ?? new Metrics();
   const reportError =
-    options.reportError ??
-    countedReporter(metrics, createErrorReporter(config.errorReportUrl, config.appName));
+    options.reportError ?? appErrorReporter(config, metrics, (message) => app.log.warn(message));
   registerErrorHandling(app, reportError);
-  registerMetrics(app, { db, metrics, token: config.metricsToken });
+  registerMetrics(app, metrics);
   registerAuth(app);
   registerInputHygiene(app);
   const { databaseReady } = options;
@@ -139,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     botCheck:
       options.botCheck ?? (config.turnstileSecret ? turnstileBotCheck(config.turnstileSecret) : noBotCheck),
     background: options.background ?? new Background(app.log),
+    metrics,
   };
   // Mails promised in answers already sent are written before the database goes (SIGTERM → app.close()).
   app.addHook('onClose', () => ctx.background.idle());
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     async (scope) => {
       const api = scope.withTypeProvider<ZodTypeProvider>();
       healthRoutes(api, ctx);
+      metricsRoutes(api, ctx);
       accountRoutes(api, ctx);
       invitationRoutes(api, ctx);
       userRoutes(api, ctx);

@@ -54,7 +54,7 @@ describe('parseConfig', () => {
       DEV_MAILBOX_OPEN: 'true',
       DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
       NATIVE_APP_ORIGINS: 'capacitor://localhost, https://app.example.org',
-      ERROR_REPORT_URL: 'https://errors.example.org/parley',
+      ERROR_REPORT_DSN: 'https://public-key@errors.example.org/7',
       METRICS_TOKEN: 'a-long-enough-metrics-token',
       STRIPE_SECRET_KEY: 'sk_test_abc123',
       STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
@@ -83,7 +83,11 @@ describe('parseConfig', () => {
       vapidKeys: undefined,
       vapidSubject: 'mailto:school@example.org',
       nativeAppOrigins: ['capacitor://localhost', 'https://app.example.org'],
-      errorReportUrl: 'https://errors.example.org/parley',
+      errorReports: {
+        dsn: 'https://public-key@errors.example.org/7',
+        publicKey: 'public-key',
+        envelopeUrl: 'https://errors.example.org/api/7/envelope/',
+      },
       metricsToken: 'a-long-enough-metrics-token',
       stripe: {
         secretKey: 'sk_test_abc123',
@@ -154,6 +158,8 @@ describe('parseConfig', () => {
     ['MAIL_FROM', { MAIL_FROM: 'ab' }],
     ['DATA_ENCRYPTION_KEY', { DATA_ENCRYPTION_KEY: 'too short' }],
     ['DATA_ENCRYPTION_KEY', { DATA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }],
+    ['ERROR_REPORT_DSN', { ERROR_REPORT_DSN: 'https://errors.example.org/7' }],
+    ['ERROR_REPORT_DSN', { ERROR_REPORT_DSN: 'https://key@errors.example.org/' }],
   ])('a bad %s throws a ConfigError with one line naming it', (variable, env) => {
     const error = failure(env);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));

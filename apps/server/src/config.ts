@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/database';
+import { parseSentryDsn, type SentryTarget } from './lib/error-report';
 
 // The only reader of process.env. A bad value stops the start with one line naming the variable.
 const urlOf = (protocols: string[]) =>
@@ -39,8 +40,14 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
-  // Operations: unhandled errors POSTed as JSON here; /metrics open to this bearer token (else loopback only).
-  ERROR_REPORT_URL: urlOf(['http', 'https']).optional(),
+  // Operations: unhandled errors sent to this Sentry-compatible DSN; /api/metrics open to this bearer token
+  // (else loopback only).
+  ERROR_REPORT_DSN: z
+    .string()
+    .refine((value) => parseSentryDsn(value) !== undefined, {
+      message: 'must be a Sentry DSN, like https://<public key>@sentry.example.org/<project id>',
+    })
+    .optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // Origins of the Capacitor app's WebView (decision 017), allowed to call the API across origins.
   NATIVE_APP_ORIGINS: z
@@ -122,9 +129,9 @@ export type Config = {
   devMailboxOpen: boolean;
   /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
   dataEncryptionKey: Buffer;
-  /** Where unhandled errors are reported (lib/error-report.ts); undefined: the log only. */
-  errorReportUrl: string | undefined;
-  /** Bearer token for GET /metrics; undefined: only clients on this machine may read it. */
+  /** The Sentry-compatible tracker unhandled errors go to (lib/error-report.ts); undefined: the log only. */
+  errorReports: SentryTarget | undefined;
+  /** Bearer token for GET /api/metrics; undefined: only clients on this machine may read it. */
   metricsToken: string | undefined;
   /** Origins whose pages may call the API from another origin: the native app's WebView (no cookies). */
   nativeAppOrigins: string[];
@@ -185,7 +192,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
-    errorReportUrl: c.ERROR_REPORT_URL,
+    errorReports: c.ERROR_REPORT_DSN ? parseSentryDsn(c.ERROR_REPORT_DSN) : undefined,
     metricsToken: c.METRICS_TOKEN,
     nativeAppOrigins: c.NATIVE_APP_ORIGINS.split(',').map((origin) => origin.trim()),
     vapidKeys:

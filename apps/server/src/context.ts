@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Background } from './lib/background';
 import type { BotCheck } from './lib/bot-check';
+import type { Metrics } from './lib/metrics';
 import type { RateLimiter } from './lib/rate-limiter';
 
 /** What services need from the running app; built once by buildApp. */
@@ -12,4 +13,6 @@ export type AppContext = {
   botCheck: BotCheck;
   /** Work that runs after the answer (app.close() waits for it). */
   background: Background;
+  /** The counters /api/metrics serves, kept as requests go by (plugins/metrics.ts). */
+  metrics: Metrics;
 };

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { countedReporter, createErrorReporter } from './lib/error-report';
+import { appErrorReporter } from './lib/error-report';
 import { Metrics } from './lib/metrics';
 import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const metrics = new Metrics();
-  const reportError = countedReporter(metrics, createErrorReporter(config.errorReportUrl, config.appName));
+  // Its own failures are logged by the app, which exists before anything can fail.
+  const reportError = appErrorReporter(config, metrics, (message) => app.log.warn(message));
   const app = await buildApp({ db, config, databaseReady, metrics, reportError });
   const transport = config.smtpUrl
     ? smtpTransport(config)

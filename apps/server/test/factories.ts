@@ -5,6 +5,7 @@ import type { AppContext } from '../src/context';
 import type { Db } from '../src/db/database';
 import { Background } from '../src/lib/background';
 import { noBotCheck } from '../src/lib/bot-check';
+import { Metrics } from '../src/lib/metrics';
 import { MemoryStore, RateLimiter } from '../src/lib/rate-limiter';
 import { inviteUser } from '../src/modules/invitations/invitations.service';
 import { tokenFromLastMail } from './mailbox';
@@ -74,6 +75,7 @@ export function testContext(t: { db: Db; config: Config }): AppContext {
     rateLimiter: new RateLimiter(new MemoryStore()),
     botCheck: noBotCheck,
     background: new Background(console),
+    metrics: new Metrics(),
   };
 }
 

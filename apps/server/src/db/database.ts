@@ -5,9 +5,16 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { scopedDialect } from './scope';
+import { type Checkouts, scopedDialect } from './scope';
 
 export type Db = Kysely<Database>;
+
+/** Connections of a database handle, for /api/metrics: its ceiling, those open, idle, and callers waiting. */
+export type PoolUsage = { max: number; total: number; idle: number; waiting: number };
+const poolUsages = new WeakMap<Db, () => PoolUsage>();
+
+/** The pool's figures now; undefined for a handle not opened here. */
+export const poolUsage = (db: Db): PoolUsage | undefined => poolUsages.get(db)?.();
 
 // bigint counts come back as strings from pg; ids are int4, so nothing else needs parsing.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -29,9 +36,10 @@ export function openDatabase(options: {
   connectionTimeoutMs?: number;
 }): Db {
   if (options.databaseUrl) {
+    const max = options.poolSize ?? DEFAULT_POOL_SIZE;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      max,
       // Without it a request waits forever for an unresponsive server or a drained pool; with it, 503 + retry.
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
       // Every request stays bounded: a lock or a slow statement gives up instead of piling up.
@@ -44,9 +52,16 @@ export function openDatabase(options: {
     const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
-    return new Kysely<Database>({
+    const db = new Kysely<Database>({
       dialect: scopedDialect(new PostgresDialect({ pool: withPreparedStatements(pool) })),
     });
+    poolUsages.set(db, () => ({
+      max,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
+    return db;
   }
   const dataDir = options.dataDir ?? './data';
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
@@ -90,5 +105,15 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
 }
 
 export function pgliteDatabase(pglite: PGliteInterface): Db {
-  return new Kysely<Database>({ dialect: scopedDialect(new PGliteDialect({ pglite })) });
+  const checkouts: Checkouts = { held: 0 };
+  const db = new Kysely<Database>({ dialect: scopedDialect(new PGliteDialect({ pglite }), checkouts) });
+  // PGlite is one connection shared by everything in the process, which queues inside PGlite: the work
+  // holding it beyond the first is the work waiting for it.
+  poolUsages.set(db, () => ({
+    max: 1,
+    total: 1,
+    idle: checkouts.held === 0 ? 1 : 0,
+    waiting: Math.max(checkouts.held - 1, 0),
+  }));
+  return db;
 }

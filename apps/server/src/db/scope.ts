@@ -77,14 +77,18 @@ function switchTo(scope: Exclude<Scope, { kind: 'app' }>): CompiledQuery {
   );
 }
 
+/** Connections handed out and not yet released (for the pool gauges of an embedded database). */
+export type Checkouts = { held: number };
+
 /** Wraps a driver so every connection it hands out runs under the current scope. */
-function scopedDriver(inner: Driver): Driver {
+function scopedDriver(inner: Driver, checkouts: Checkouts): Driver {
   // What each connection last ran under; a new connection has run under nothing (no role, no school).
   const applied = new WeakMap<DatabaseConnection, string>();
   return {
     init: (options) => inner.init(options),
     async acquireConnection(options) {
       const connection = await inner.acquireConnection(options);
+      checkouts.held += 1;
       const scope = currentScope();
       const last = applied.get(connection);
       // 'app' takes the connection as it is when it already works as the app's role; else the system scope.
@@ -95,6 +99,7 @@ function scopedDriver(inner: Driver): Driver {
           await connection.executeQuery(switchTo(target));
         } catch (error) {
           applied.delete(connection);
+          checkouts.held -= 1;
           await inner.releaseConnection(connection);
           throw error;
         }
@@ -111,7 +116,10 @@ function scopedDriver(inner: Driver): Driver {
       required(inner.rollbackToSavepoint).call(inner, connection, name, compile),
     releaseSavepoint: (connection, name, compile) =>
       required(inner.releaseSavepoint).call(inner, connection, name, compile),
-    releaseConnection: (connection, options) => inner.releaseConnection(connection, options),
+    releaseConnection: (connection, options) => {
+      checkouts.held -= 1;
+      return inner.releaseConnection(connection, options);
+    },
     destroy: (options) => inner.destroy(options),
   };
 }
@@ -123,10 +131,10 @@ function required<T>(method: T | undefined): T {
 }
 
 /** The same dialect, its connections kept in the caller's scope. */
-export function scopedDialect(inner: Dialect): Dialect {
+export function scopedDialect(inner: Dialect, checkouts: Checkouts = { held: 0 }): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
-    createDriver: () => scopedDriver(inner.createDriver()),
+    createDriver: () => scopedDriver(inner.createDriver(), checkouts),
     createIntrospector: (db) => inner.createIntrospector(db),
     createQueryCompiler: (): QueryCompiler => inner.createQueryCompiler(),
   };

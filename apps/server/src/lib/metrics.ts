@@ -1,11 +1,16 @@
 // A small Prometheus registry (text exposition format 0.0.4): what an operator graphs and alerts on —
-// requests by route and status class with their latency, unhandled errors, the outboxes' backlog and the
-// process. Routes are labelled by their pattern (`/api/events/view`), never by the raw URL, so the label
-// set stays bounded whatever clients send.
+// requests by route and status class with their latency (its count is the request rate), unhandled
+// errors, booking conflicts, and gauges read at scrape time (pool, outboxes, process). Routes are labelled
+// by their pattern (`/api/events/view`), never by the raw URL, so the label set stays bounded whatever
+// clients send.
+
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type Series = { count: number; sum: number; buckets: number[] };
+/** A figure read at scrape time. */
+export type Gauge = { name: string; help: string; value: number; labels?: Record<string, string> };
 
 const escapeLabel = (value: string) =>
   value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
@@ -17,6 +22,17 @@ const labels = (pairs: Record<string, string>) =>
 export class Metrics {
   private readonly requests = new Map<string, { pairs: Record<string, string>; series: Series }>();
   private errors = 0;
+  /** Booking conflicts (a family or admin told 409: the slot was just taken, a rule broken) by route. */
+  private readonly conflicts = new Map<string, number>();
+  private loopDelay: IntervalHistogram | undefined;
+
+  /** Starts sampling the event loop's delay; the returned function stops it (the app's onClose). */
+  watchEventLoop(): () => void {
+    const histogram = monitorEventLoopDelay({ resolution: 20 });
+    histogram.enable();
+    this.loopDelay = histogram;
+    return () => histogram.disable();
+  }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     const pairs = { method, route, status: `${Math.floor(status / 100)}xx` };
@@ -37,10 +53,17 @@ export class Metrics {
     this.errors += 1;
   }
 
-  /** The exposition text; `gauges` are read at scrape time (outbox backlog, process). */
-  render(
-    gauges: Array<{ name: string; help: string; value: number; labels?: Record<string, string> }>,
-  ): string {
+  /** A route that can answer a booking conflict: shown at 0 from the start, so a rate needs no first one. */
+  declareBookingConflictRoute(route: string): void {
+    if (!this.conflicts.has(route)) this.conflicts.set(route, 0);
+  }
+
+  countBookingConflict(route: string): void {
+    this.conflicts.set(route, (this.conflicts.get(route) ?? 0) + 1);
+  }
+
+  /** The exposition text: the counters, the caller's `gauges` (pool, outboxes), then the process. */
+  render(gauges: Gauge[]): string {
     const lines: string[] = [
       '# HELP parley_http_request_duration_seconds Time to answer a request, by route pattern and status class.',
       '# TYPE parley_http_request_duration_seconds histogram',
@@ -61,9 +84,32 @@ export class Metrics {
       '# HELP parley_unhandled_errors_total Errors answered 500 or failing a worker pass.',
       '# TYPE parley_unhandled_errors_total counter',
       `parley_unhandled_errors_total ${this.errors}`,
+      '# HELP parley_booking_conflicts_total Booking changes refused 409 (a slot just taken, a rule broken).',
+      '# TYPE parley_booking_conflicts_total counter',
     );
+    for (const [route, count] of this.conflicts)
+      lines.push(`parley_booking_conflicts_total${labels({ route })} ${count}`);
+    const memory = process.memoryUsage();
+    const processGauges: Gauge[] = [
+      { name: 'parley_process_resident_memory_bytes', help: 'Resident set size.', value: memory.rss },
+      { name: 'parley_process_heap_used_bytes', help: 'V8 heap in use.', value: memory.heapUsed },
+      {
+        name: 'parley_process_uptime_seconds',
+        help: 'Seconds since the process started.',
+        value: process.uptime(),
+      },
+      ...(this.loopDelay
+        ? [
+            {
+              name: 'parley_event_loop_delay_p99_seconds',
+              help: 'The 99th percentile of event loop delay since start.',
+              value: this.loopDelay.percentile(99) / 1e9,
+            },
+          ]
+        : []),
+    ];
     const seen = new Set<string>();
-    for (const gauge of gauges) {
+    for (const gauge of [...gauges, ...processGauges]) {
       if (!seen.has(gauge.name)) {
         lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`);
         seen.add(gauge.name);

@@ -146,17 +146,27 @@ export async function enqueueMails(db: Db, all: OutgoingMail[]): Promise<void> {
   }
 }
 
-/** Rows waiting (pending) and given up on (failed) in an outbox, for /metrics. System scope: all schools. */
+/**
+ * Rows waiting (pending) and given up on (failed) in an outbox, and how long the oldest waiting one has
+ * waited (0 when none), for /api/metrics. System scope: all schools.
+ */
 export async function outboxBacklog(
   db: Db,
   table: OutboxTable,
-): Promise<{ pending: number; failed: number }> {
+): Promise<{ pending: number; failed: number; oldestPendingSeconds: number }> {
   const row = await db
     .selectFrom(leaseTable(table))
     .select([
       sql<number>`count(*) filter (where status = 'pending')::int`.as('pending'),
       sql<number>`count(*) filter (where status = 'failed')::int`.as('failed'),
+      sql<number>`coalesce(extract(epoch from now() - min(created_at) filter (where status = 'pending')), 0)::float8`.as(
+        'oldest',
+      ),
     ])
     .executeTakeFirstOrThrow();
-  return { pending: Number(row.pending), failed: Number(row.failed) };
+  return {
+    pending: Number(row.pending),
+    failed: Number(row.failed),
+    oldestPendingSeconds: Math.max(Number(row.oldest), 0),
+  };
 }

@@ -65,7 +65,7 @@ ${mail.after ? `<p>${escapeHtml(mail.after)}</p>` : ''}
   };
 }
 
-type Who = {
+export type Who = {
   product: string;
   appUrl: string;
   schoolName: string;

@@ -4,6 +4,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   // Service
   'GET /api/health',
   'GET /api/ready',
+  // Prometheus text: its own bearer token (METRICS_TOKEN) or this machine only (plugins/metrics.ts)
+  'GET /api/metrics',
   'GET /api/site/config',
   // The VAPID public key a browser subscribes to push with (public by design)
   'GET /api/site/push-key',

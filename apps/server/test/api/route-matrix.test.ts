@@ -87,7 +87,7 @@ describe('the route × caller matrix', () => {
       for (const caller of CALLERS) {
         const input: Input = rule.input ? await rule.input(matrix.schoolA(fresh), caller) : {};
         const query = new URLSearchParams(
-          Object.entries(input.query ?? {}).map(([name, value]) => [name, String(value)]),
+          Object.entries(input.query ?? {}).map(([name, value]): [string, string] => [name, String(value)]),
         ).toString();
         const response = await t.app.inject({
           method: route.method as 'GET' | 'POST',

@@ -177,6 +177,8 @@ export const RULES: Record<string, Rule> = {
   // ── service ────────────────────────────────────────────────────────────────────────────────────────
   'GET /api/health': { expect: everyone() },
   'GET /api/ready': { expect: everyone() },
+  // Prometheus text for this machine (or METRICS_TOKEN): no session opens it from elsewhere.
+  'GET /api/metrics': { expect: everyone(403) },
   'GET /api/site/config': { expect: everyone() },
 
   // ── accounts: public; a mailed token or a password is the credential ───────────────────────────────

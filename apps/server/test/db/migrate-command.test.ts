@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 // `npm run migrate` (the deploy step) on an empty embedded database: it migrates, then finds nothing to do.
 
 const run = promisify(execFile);
+/** What `npm run migrate` runs (from TypeScript here; the production check runs it on the build). */
+const MIGRATE = ['scripts/start.mjs', 'migrate'];
 const migrate = (dataDir: string) =>
-  run(process.execPath, ['--import', 'tsx', 'apps/server/src/migrate-command.ts'], {
+  run(process.execPath, MIGRATE, {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, NODE_ENV: 'test' },
   });
 
@@ -28,8 +30,8 @@ describe.runIf(process.env.TEST_DB !== 'pg')('the migrate command', () => {
 
   it('fails with the reason on a bad configuration', async () => {
     await expect(
-      run(process.execPath, ['--import', 'tsx', 'apps/server/src/migrate-command.ts'], {
-        env: { ...process.env, DATABASE_URL: 'mysql://nope' },
+      run(process.execPath, MIGRATE, {
+        env: { ...process.env, DATABASE_URL: 'mysql://nope', NODE_ENV: 'test' },
       }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('DATABASE_URL') });
   });

@@ -5,6 +5,7 @@ import type { User } from '../../db/schema';
 import { assertNotBreached } from '../../lib/breached-passwords';
 import { badRequest, forbidden, HttpError, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import {
   admitLogin,
   enforceRateLimit,
@@ -16,13 +17,13 @@ import {
 import { RATE_RULES } from '../../lib/rate-limiter';
 import type { SessionClient } from '../../lib/session-client';
 import { hashToken } from '../../lib/tokens';
-import { enqueueMail } from '../../mail/outbox.repository';
 import { passwordResetMail, schoolVerificationMail } from '../../mail/templates';
 import { startTrial } from '../billing/billing.service';
 import { createDefaultEventTypes } from '../events/event-types.repository';
 import { createSampleEvents } from '../events/sample-events';
 import { twoFactorEnabled } from '../profile/two-factor.repository';
 import { consumeToken, issueToken, revokeAccessToken, revokeTokens } from '../tokens/tokens.repository';
+import { mailNewLink } from '../tokens/tokens.service';
 import { toCurrentUser } from '../users/current-user';
 import {
   countLogin,
@@ -42,8 +43,6 @@ import {
   findSchoolByVerifyTokenHash,
   markSchoolVerified,
 } from './accounts.repository';
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 function requireToken(token: string | undefined): string {
   if (!token) throw badRequest(SERVER_TEXT.tokenMissing, { token: [SERVER_TEXT.tokenMissing] });
@@ -71,20 +70,8 @@ export async function signup(ctx: AppContext, input: SignupRequest & { email: st
       await grantRole(trx, { userId: user.id, schoolId: school.id, role: 'admin', accepted: true });
       await createDefaultEventTypes(trx, school.id);
       await createSampleEvents(trx, school.id);
-      const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind: 'verify' });
-      await enqueueMail(
-        trx,
-        schoolVerificationMail(
-          {
-            ...mailContext(ctx),
-            schoolName: school.name,
-            schoolId: school.id,
-            to: input.email,
-            firstName: input.firstName,
-          },
-          token,
-        ),
-      );
+      const admin = { id: user.id, email: input.email, first_name: input.firstName, school };
+      await mailNewLink(ctx, trx, admin, { kind: 'verify' }, schoolVerificationMail);
     });
   } catch (error) {
     if (isUniqueViolation(error))
@@ -92,10 +79,6 @@ export async function signup(ctx: AppContext, input: SignupRequest & { email: st
     throw error;
   }
   return { success: true, message: SERVER_TEXT.signupDone };
-}
-
-function mailContext(ctx: AppContext) {
-  return { product: ctx.config.appName, appUrl: ctx.config.appUrl };
 }
 
 export async function emailTakenForSignup(ctx: AppContext, q: string, ip: string) {
@@ -159,7 +142,9 @@ async function resendVerificationMail(ctx: AppContext, user: User) {
   const school = await findSchool(ctx.db, user.school_id);
   const roles = await findRoles(ctx.db, user.id);
   if (school.verified_at || !roles.includes('admin')) return;
-  await mailNewLink(ctx, user, school, 'verify', schoolVerificationMail);
+  await ctx.db
+    .transaction()
+    .execute((trx) => mailNewLink(ctx, trx, { ...user, school }, { kind: 'verify' }, schoolVerificationMail));
 }
 
 /**
@@ -225,22 +210,10 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ip: s
 
 /** A new link beside the earlier ones (each lives an hour; using one ends them all, see resetPassword). */
 async function sendResetMail(ctx: AppContext, user: User) {
-  await mailNewLink(ctx, user, await findSchool(ctx.db, user.school_id), 'reset', passwordResetMail);
-}
-
-/** A new link of this kind for the user and the mail that carries it, written in one transaction. */
-async function mailNewLink(
-  ctx: AppContext,
-  user: User,
-  school: { id: number; name: string },
-  kind: 'verify' | 'reset',
-  mail: typeof passwordResetMail,
-) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const token = await issueToken(trx, { userId: user.id, schoolId: school.id, kind });
-    const to = { schoolName: school.name, schoolId: school.id, to: user.email, firstName: user.first_name };
-    await enqueueMail(trx, mail({ ...mailContext(ctx), ...to }, token));
-  });
+  const school = await findSchool(ctx.db, user.school_id);
+  await ctx.db
+    .transaction()
+    .execute((trx) => mailNewLink(ctx, trx, { ...user, school }, { kind: 'reset' }, passwordResetMail));
 }
 
 /** A reset signs the user out everywhere: whoever knew the old password loses their session. */

@@ -34,8 +34,16 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
-import * as events from './events.service';
+import { createEvent } from './create-event.service';
+import { deleteEvent } from './delete-event.service';
+import { updateAllSlots, updateSlotLocation } from './event-slots.service';
+import { bookingsExport } from './export-bookings.service';
+import { listEvents } from './list-events.service';
+import { addRecipients, allOfRole, removeRecipient } from './recipients.service';
+import { removeScanner, setScanners } from './scanners.service';
 import * as sections from './sections.service';
+import { toggleBookingNotifications, updateEvent } from './update-event.service';
+import { currentEvent, viewEvent } from './view-event.service';
 
 // Spec §7 Events. Every route is admin-only and scoped to the admin's school: another school's event,
 // section, slot or person answers 404 exactly like a missing one.
@@ -60,25 +68,25 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: ok(eventsIndexResponse),
       },
     },
-    (request) => events.listEvents(ctx, school(request)),
+    (request) => listEvents(ctx, school(request)),
   );
 
   api.post(
     '/events/create',
     { ...admin, schema: { tags, security, body: eventCreateRequest, response: ok(createdResponse) } },
-    (request) => events.createEvent(ctx, school(request), request.body),
+    (request) => createEvent(ctx, school(request), request.body),
   );
 
   api.get(
     '/events/view',
     { ...admin, schema: { tags, security, querystring: eventViewQuery, response: ok(eventViewResponse) } },
-    (request) => events.viewEvent(ctx, school(request), request.query.id),
+    (request) => viewEvent(ctx, school(request), request.query.id),
   );
 
   api.get(
     '/events/current',
     { ...admin, schema: { tags, security, response: ok(currentEventResponse) } },
-    (request) => events.currentEvent(ctx, school(request)),
+    (request) => currentEvent(ctx, school(request)),
   );
 
   api.post(
@@ -94,13 +102,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      events.updateEvent(
-        ctx,
-        school(request),
-        request.query.id,
-        request.body,
-        actorOf(request, sessionOf(request)),
-      ),
+      updateEvent(ctx, school(request), request.query.id, request.body, actorOf(request, sessionOf(request))),
   );
 
   api.post(
@@ -116,7 +118,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      events.toggleBookingNotifications(
+      toggleBookingNotifications(
         ctx,
         school(request),
         request.query.id,
@@ -138,7 +140,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      events.deleteEvent(
+      deleteEvent(
         ctx,
         school(request),
         request.query.id,
@@ -212,13 +214,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      events.addRecipients(
-        ctx,
-        school(request),
-        request.query.eventId,
-        request.body,
-        request.query.saveme === 1,
-      ),
+      addRecipients(ctx, school(request), request.query.eventId, request.body, request.query.saveme === 1),
   );
 
   api.post(
@@ -233,7 +229,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: ok(messageResponse),
       },
     },
-    (request) => events.removeRecipient(ctx, school(request), request.query.eventId, request.body.userId),
+    (request) => removeRecipient(ctx, school(request), request.query.eventId, request.body.userId),
   );
 
   api.post(
@@ -248,7 +244,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: ok(scannersResponse),
       },
     },
-    (request) => events.setScanners(ctx, school(request), request.query.id, request.body.canScanUserIds),
+    (request) => setScanners(ctx, school(request), request.query.id, request.body.canScanUserIds),
   );
 
   api.post(
@@ -263,18 +259,18 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: ok(scannersResponse),
       },
     },
-    (request) => events.removeScanner(ctx, school(request), request.query.eventId, request.body.userId),
+    (request) => removeScanner(ctx, school(request), request.query.eventId, request.body.userId),
   );
 
   api.get(
     '/events/get-all-parents',
     { ...admin, schema: { tags, security, response: ok(peopleItemsResponse) } },
-    (request) => events.allOfRole(ctx, school(request), 'parent'),
+    (request) => allOfRole(ctx, school(request), 'parent'),
   );
   api.get(
     '/events/get-all-students',
     { ...admin, schema: { tags, security, response: ok(peopleItemsResponse) } },
-    (request) => events.allOfRole(ctx, school(request), 'student'),
+    (request) => allOfRole(ctx, school(request), 'student'),
   );
 
   // A CSV file, not JSON: Excel opens it with the right characters (BOM) and the school's local times.
@@ -291,7 +287,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const file = await events.bookingsExport(ctx, school(request), request.query.eventId);
+      const file = await bookingsExport(ctx, school(request), request.query.eventId);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -312,7 +308,7 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         response: ok(slotsUpdatedResponse),
       },
     },
-    (request) => events.updateAllSlots(ctx, school(request), request.query.eventId, request.body),
+    (request) => updateAllSlots(ctx, school(request), request.query.eventId, request.body),
   );
 
   api.post(
@@ -321,6 +317,6 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       ...admin,
       schema: { tags, security, body: updateSlotLocationRequest, response: ok(slotsUpdatedResponse) },
     },
-    (request) => events.updateSlotLocation(ctx, school(request), request.body),
+    (request) => updateSlotLocation(ctx, school(request), request.body),
   );
 }

@@ -2,9 +2,9 @@ import type { EventGroup } from '@parley/domain/events';
 import { instantToLocal } from '@parley/domain/time-zone';
 import type { Db } from '../../db/database';
 import { findSchool } from '../accounts/accounts.repository';
+import { insertEventWithCode } from './create-event.service';
 import { listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
-import { insertEventWithCode } from './events.service';
 import { plannedSlots, sectionInstants } from './slot-planner';
 
 // Spec §2 Home: "New account signups include sample events." One of each type, disabled, each with a

@@ -7,12 +7,12 @@ import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
 import { mayMail } from '../../lib/rate-limit';
 import type { SessionClient } from '../../lib/session-client';
-import { enqueueMail } from '../../mail/outbox.repository';
 import { invitationMail } from '../../mail/templates';
 import { pushInvitation } from '../../push/push-messages';
 import { findSchool } from '../accounts/accounts.repository';
 import { startSession } from '../accounts/accounts.service';
-import { consumeToken, findLiveToken, issueToken, revokeTokens } from '../tokens/tokens.repository';
+import { consumeToken, findLiveToken, revokeTokens } from '../tokens/tokens.repository';
+import { mailNewLink } from '../tokens/tokens.service';
 import {
   createUser,
   findRoles,
@@ -85,21 +85,8 @@ export async function sendInvitation(
   if (!user) return;
   const school = await findSchool(db, user.school_id);
   if (!options.keepEarlierLinks) await revokeTokens(db, userId, ['invite']);
-  const token = await issueToken(db, { userId, schoolId: user.school_id, kind: 'invite', role });
-  await enqueueMail(
-    db,
-    invitationMail(
-      {
-        product: ctx.config.appName,
-        appUrl: ctx.config.appUrl,
-        schoolName: school.name,
-        schoolId: school.id,
-        to: user.email,
-        firstName: user.first_name,
-      },
-      role,
-      token,
-    ),
+  await mailNewLink(ctx, db, { ...user, school }, { kind: 'invite', role }, (who, token) =>
+    invitationMail(who, role, token),
   );
 }
 

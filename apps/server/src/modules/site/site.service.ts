@@ -3,7 +3,7 @@ import { ROLE_LABELS } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { findSchool } from '../accounts/accounts.repository';
 import { myEvents } from '../booking/my-events.service';
-import { adminHomeData } from '../events/events.service';
+import { adminHomeData } from '../events/admin-home.service';
 
 /** Home data (spec §7 Home, §3 Home data): the admin's tiles and Event Bookings list; zeros for others. */
 export async function homeData(

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { conflict, notFound } from '../../lib/http-error';
+import { isUniqueViolation } from '../../lib/pg-errors';
 import { teachersForSubject } from '../people/people.repository';
 import * as repo from './subjects.repository';
 
@@ -11,7 +12,6 @@ const duplicate = (name: string) => {
   const text = `A subject named "${name}" already exists.`;
   return conflict(text, { name: [text] });
 };
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 export function listSubjects(db: Db, schoolId: number) {
   return repo.listSubjects(db, schoolId);

@@ -1,0 +1,16 @@
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/http-error';
+import { bookingsCsv, csvFileName } from './bookings-csv';
+import * as repo from './events.repository';
+import { loadSchool } from './sections.service';
+
+/** The event's bookings as a CSV file (spec: Download bookings), in the school's zone. */
+export async function bookingsExport(ctx: AppContext, schoolId: number, eventId: number) {
+  const event = await repo.findEvent(ctx.db, schoolId, eventId);
+  if (!event) throw notFound('Event not found.');
+  const [info, rows] = await Promise.all([
+    loadSchool(ctx.db, schoolId),
+    repo.exportBookings(ctx.db, schoolId, event.id),
+  ]);
+  return { fileName: csvFileName(event.name), csv: bookingsCsv(rows, info.timezone) };
+}

@@ -1,0 +1,229 @@
+import {
+  bookingPath,
+  EVENT_GROUPS,
+  EVENT_STATUS_LABELS,
+  EVENT_TEXT,
+  type EventDetail,
+  type SlotGroup,
+} from '@parley/domain/events';
+import { timeAgo } from '@parley/domain/relative-time';
+import { formatLocalTime, instantToLocal } from '@parley/domain/time-zone';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/http-error';
+import { listEventTypes } from './event-types.repository';
+import * as repo from './events.repository';
+import { eventChoices, statusOf, toSectionSummary, toTypeItem } from './events.service';
+import { loadSchool, type School } from './sections.service';
+import { dateTimeLabel, perInstant } from './slot-planner';
+
+// An event as its admin page shows it (spec §4 Event): settings, sections with their teachers, the slot
+// grid, bookings, recipients and scanners; and "the current event" for the home's shortcut.
+
+/** Local "YYYY-MM-DDTHH:MM" of an instant, for a datetime-local input. */
+const localInput = (instant: Date | null, timeZone: string) => {
+  if (!instant) return null;
+  const local = instantToLocal(instant, timeZone);
+  return `${local.date}T${local.time}`;
+};
+
+function slotGroups(
+  event: repo.EventRow,
+  sections: repo.SectionRow[],
+  teachers: repo.SectionTeacherRow[],
+  slots: repo.SlotRow[],
+  timeZone: string,
+): SlotGroup[] {
+  const sectionLocation = new Map(sections.map((section) => [section.id, section.location]));
+  // Sixty teachers share one grid: a few dozen distinct instants, each formatted once.
+  const timeOf = perInstant((instant) => formatLocalTime(instant, timeZone));
+  const groups = new Map<string, SlotGroup>();
+  const keyOf = (sectionId: number, teacherId: number | null) => `${sectionId}/${teacherId ?? 0}`;
+  // The grid's columns in order: each section, then its teachers by name (or the section's own series).
+  for (const section of sections) {
+    if (event.group_int === EVENT_GROUPS.parentTeacher) {
+      for (const teacher of teachers.filter((row) => row.section_id === section.id)) {
+        groups.set(keyOf(section.id, teacher.teacher_id), {
+          sectionId: section.id,
+          teacherId: teacher.teacher_id,
+          teacherName: teacher.name,
+          location: teacher.location ?? section.location,
+          slots: [],
+        });
+      }
+    } else {
+      groups.set(keyOf(section.id, null), {
+        sectionId: section.id,
+        teacherId: null,
+        teacherName: null,
+        location: section.location,
+        slots: [],
+      });
+    }
+  }
+  for (const slot of slots) {
+    const key = keyOf(slot.section_id, slot.teacher_id);
+    let group = groups.get(key);
+    if (!group) {
+      // A slot of a teacher no longer listed (kept for its bookings until the admin changes it).
+      group = {
+        sectionId: slot.section_id,
+        teacherId: slot.teacher_id,
+        teacherName: null,
+        location: sectionLocation.get(slot.section_id) ?? null,
+        slots: [],
+      };
+      groups.set(key, group);
+    }
+    group.slots.push({
+      id: slot.id,
+      startsAt: slot.starts_at.toISOString(),
+      endsAt: slot.ends_at.toISOString(),
+      time: timeOf(slot.starts_at),
+      endTime: timeOf(slot.ends_at),
+      capacity: slot.capacity,
+      bookedCount: slot.booked_count,
+      location: slot.location ?? group.location,
+    });
+  }
+  return [...groups.values()];
+}
+
+export async function resolveEventId(ctx: AppContext, schoolId: number, id: number | 'current') {
+  if (id !== 'current') return id;
+  const [current] = await repo.activeEvents(ctx.db, schoolId, new Date(), 1);
+  if (!current) throw notFound(EVENT_TEXT.noCurrentEvent);
+  return current.id;
+}
+
+export async function currentEvent(ctx: AppContext, schoolId: number) {
+  return { id: await resolveEventId(ctx, schoolId, 'current') };
+}
+
+export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: number | 'current') {
+  const eventId = await resolveEventId(ctx, schoolId, idOrCurrent);
+  const event = await repo.findEvent(ctx.db, schoolId, eventId);
+  if (!event) throw notFound(EVENT_TEXT.notFound);
+  const [school, sections, teachers, slots, bookings, recipients, scanners, types] = await Promise.all([
+    loadSchool(ctx.db, schoolId),
+    repo.listSections(ctx.db, schoolId, eventId),
+    repo.listSectionTeachers(ctx.db, schoolId, { eventId }),
+    repo.listSlots(ctx.db, schoolId, eventId),
+    repo.listBookings(ctx.db, schoolId, eventId),
+    repo.listRecipients(ctx.db, schoolId, eventId),
+    repo.listScanners(ctx.db, schoolId, eventId),
+    listEventTypes(ctx.db, schoolId),
+  ]);
+  return {
+    event: toDetail(ctx, school, event, { sections, teachers, slots, bookings, recipients, scanners }),
+    eventTypes: types.map(toTypeItem),
+  };
+}
+
+function toDetail(
+  ctx: AppContext,
+  school: School,
+  event: repo.EventRow,
+  parts: {
+    sections: repo.SectionRow[];
+    teachers: repo.SectionTeacherRow[];
+    slots: repo.SlotRow[];
+    bookings: repo.ViewBookingRow[];
+    recipients: repo.RecipientRow[];
+    scanners: Array<{ id: number; name: string; email: string }>;
+  },
+): EventDetail {
+  const tz = school.timezone;
+  const now = new Date();
+  const status = statusOf(event.status);
+  const slotStats = new Map<number, { slots: number; booked: number }>();
+  for (const slot of parts.slots) {
+    const stats = slotStats.get(slot.section_id) ?? { slots: 0, booked: 0 };
+    stats.slots += 1;
+    stats.booked += slot.booked_count;
+    slotStats.set(slot.section_id, stats);
+  }
+  const sections = parts.sections.map((section) => ({
+    ...toSectionSummary(section, tz),
+    teachers: parts.teachers
+      .filter((teacher) => teacher.section_id === section.id)
+      .map((teacher) => ({
+        teacherId: teacher.teacher_id,
+        name: teacher.name,
+        location: teacher.location,
+        unavailable: teacher.unavailable,
+      })),
+    slotCount: slotStats.get(section.id)?.slots ?? 0,
+    bookedCount: slotStats.get(section.id)?.booked ?? 0,
+  }));
+  const path = bookingPath(event.group_int, event.code);
+  const labelOf = perInstant((instant) => dateTimeLabel(instant, tz));
+  // A recipient has booked when a live booking names them, as parent or as student.
+  const bookedUsers = new Set<number>();
+  for (const booking of parts.bookings) {
+    if (booking.status !== 'booked') continue;
+    if (booking.parent_id !== null) bookedUsers.add(booking.parent_id);
+    if (booking.student_id !== null) bookedUsers.add(booking.student_id);
+  }
+  return {
+    id: event.id,
+    name: event.name,
+    eventTypeId: event.event_type_id,
+    eventTypeName: event.type_name,
+    eventTypeGroupInt: event.group_int,
+    status,
+    statusLabel: EVENT_STATUS_LABELS[status],
+    disabledNotice: status === 1 ? null : EVENT_TEXT.disabledNotice,
+    bookingPageMessage: event.booking_page_message,
+    subscriberName: school.name,
+    code: event.code,
+    bookingPath: path,
+    bookingUrl: `${ctx.config.appUrl}${path}`,
+    timeZone: tz,
+    opensAt: event.opens_at?.toISOString() ?? null,
+    closesAt: event.closes_at?.toISOString() ?? null,
+    opensAtLocal: localInput(event.opens_at, tz),
+    closesAtLocal: localInput(event.closes_at, tz),
+    opensAtLabel: event.opens_at ? dateTimeLabel(event.opens_at, tz) : null,
+    closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, tz) : null,
+    ...eventChoices(event),
+    bookingNotifications: event.booking_notifications,
+    sections,
+    sectionTimeLabels: sections.map((section) => section.label),
+    slots: slotGroups(event, parts.sections, parts.teachers, parts.slots, tz),
+    bookings: parts.bookings.map((booking) => ({
+      id: booking.id,
+      slotId: booking.slot_id,
+      sectionId: booking.section_id,
+      startsAt: booking.starts_at.toISOString(),
+      endsAt: booking.ends_at.toISOString(),
+      timeLabel: labelOf(booking.starts_at),
+      teacherId: booking.teacher_id,
+      teacherName: booking.teacher_name,
+      parentId: booking.parent_id,
+      parentName: booking.parent_name,
+      studentId: booking.student_id,
+      studentName: booking.student_name,
+      subjectId: booking.subject_id,
+      subjectName: booking.subject_name,
+      guests: booking.guests,
+      gownSize: booking.gown_size,
+      status: booking.status,
+      confirmed: booking.confirmed_at !== null,
+      createdAt: booking.created_at.toISOString(),
+    })),
+    recipients: parts.recipients.map((recipient) => ({
+      id: recipient.id,
+      name: recipient.name,
+      email: recipient.email,
+      roles: recipient.roles.filter(
+        (role): role is 'parent' | 'student' => role === 'parent' || role === 'student',
+      ),
+      booked: bookedUsers.has(recipient.id),
+    })),
+    canScanUserIds: parts.scanners.map((scanner) => scanner.id),
+    scanners: parts.scanners,
+    bookingCountForEvent: event.booking_count,
+    createdAt: event.created_at.toISOString(),
+    createdAtHuman: timeAgo(event.created_at, now),
+  };
+}
