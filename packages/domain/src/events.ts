@@ -4,6 +4,7 @@ import { EVENT_NAME_MAX } from './constants';
 import { ID_MAX, idField, idParam } from './fields';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
+import { sectionLabel } from './time-zone';
 
 // Events (issue 4; spec §2 Events list, §3 Event, Event type, Home data, §5, §7 Events and Messages).
 // Instants travel as ISO 8601 strings (UTC, "Z"); every instant that a screen shows also comes as a label
@@ -484,4 +485,57 @@ export function bookingPath(group: number, code: string): string {
 /** Guests a family may bring: 0..allowance. */
 export function guestCountOptions(allowance: number): number[] {
   return Array.from({ length: Math.max(0, allowance) + 1 }, (_, index) => index);
+}
+
+/** An event's option columns, as the server reads them. */
+export type EventOptionColumns = {
+  slot_minutes: number;
+  break_minutes: number;
+  travel_minutes: number;
+  capacity: number;
+  guest_allowance: number;
+  gown_sizes: string[];
+  max_appointments_per_child: number | null;
+};
+
+/** An event's options, and the guest and gown choices a family gets from them. */
+export function eventChoices(event: EventOptionColumns) {
+  return {
+    options: {
+      slotMinutes: event.slot_minutes,
+      breakMinutes: event.break_minutes,
+      travelMinutes: event.travel_minutes,
+      usersPerSlot: event.capacity,
+      guestAllowance: event.guest_allowance,
+      gownSizes: event.gown_sizes,
+      maxAppointmentsPerChild: event.max_appointments_per_child,
+    },
+    guestCountOptions: guestCountOptions(event.guest_allowance),
+    gownOptions: event.gown_sizes.map((size) => ({ id: size, name: size })),
+  };
+}
+
+/** A section as the server reads it, to the summary every event screen shows. */
+export function toSectionSummary(
+  row: {
+    id: number;
+    date: string;
+    start_time: string;
+    end_time: string;
+    starts_at: Date;
+    ends_at: Date;
+    location: string | null;
+  },
+  timeZone: string,
+): SectionSummary {
+  return {
+    id: row.id,
+    date: row.date,
+    start: row.start_time,
+    end: row.end_time,
+    startsAt: row.starts_at.toISOString(),
+    endsAt: row.ends_at.toISOString(),
+    location: row.location,
+    label: sectionLabel(row.starts_at, row.ends_at, timeZone),
+  };
 }

@@ -187,3 +187,22 @@ function daysInMonth(year: number, month: number): number {
 }
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
+/** "Thu 12 Mar 2026, 16:00 – 19:00" in the school's zone: a section, a slot or a booking. */
+export function sectionLabel(startsAt: Date, endsAt: Date, timeZone: string): string {
+  return `${formatLocalDate(startsAt, timeZone)}, ${formatLocalTime(startsAt, timeZone)} – ${formatLocalTime(endsAt, timeZone)}`;
+}
+
+/** A formatter that formats each distinct instant once (many slots share the same few start times). */
+export function perInstant(format: (instant: Date) => string): (instant: Date) => string {
+  const done = new Map<number, string>();
+  return (instant) => {
+    const ms = instant.getTime();
+    let text = done.get(ms);
+    if (text === undefined) {
+      text = format(instant);
+      done.set(ms, text);
+    }
+    return text;
+  };
+}

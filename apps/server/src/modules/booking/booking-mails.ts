@@ -2,7 +2,7 @@ import { bookingPath } from '@parley/domain/events';
 import { type CalendarEntry, calendarFile, icsFileName } from '@parley/domain/ics';
 import { withSettingsDefaults } from '@parley/domain/school';
 import { guestName, QR_DEFAULT_SIZE, QR_ERROR_CORRECTION, ticketPath } from '@parley/domain/tickets';
-import { formatLocalTime } from '@parley/domain/time-zone';
+import { formatLocalTime, sectionLabel } from '@parley/domain/time-zone';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
@@ -11,7 +11,6 @@ import { enqueueMessages, type OutgoingMessages } from '../../mail/messages.repo
 import type { OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
 import { bookingChangePushes } from '../../push/push-messages';
-import { sectionLabel } from '../events/slot-planner';
 import type { IssuedTicket } from '../tickets/tickets.service';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
 

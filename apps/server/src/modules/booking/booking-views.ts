@@ -5,11 +5,21 @@ import {
   bookingWindow,
   type MyBooking,
 } from '@parley/domain/booking';
-import { bookingPath, EVENT_STATUS_LABELS, type EventGroup } from '@parley/domain/events';
-import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
+import {
+  bookingPath,
+  EVENT_STATUS_LABELS,
+  type EventGroup,
+  eventChoices,
+  toSectionSummary,
+} from '@parley/domain/events';
+import {
+  formatLocalDate,
+  formatLocalDateTime,
+  formatLocalTime,
+  perInstant,
+  sectionLabel,
+} from '@parley/domain/time-zone';
 import type { SectionRow } from '../events/events.repository';
-import { eventChoices, toSectionSummary } from '../events/events.service';
-import { dateTimeLabel, perInstant, sectionLabel } from '../events/slot-planner';
 import type {
   BookingEventRow,
   childrenWithTeachers,
@@ -23,7 +33,7 @@ import type {
 
 export function bookingEventView(event: BookingEventRow, sections: SectionRow[], now: Date): BookingEvent {
   const zone = event.timezone;
-  const opensAtLabel = event.opens_at ? dateTimeLabel(event.opens_at, zone) : null;
+  const opensAtLabel = event.opens_at ? formatLocalDateTime(event.opens_at, zone) : null;
   const window = bookingWindow(
     {
       status: event.status,
@@ -49,7 +59,7 @@ export function bookingEventView(event: BookingEventRow, sections: SectionRow[],
     opensAt: event.opens_at?.toISOString() ?? null,
     closesAt: event.closes_at?.toISOString() ?? null,
     opensAtLabel,
-    closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, zone) : null,
+    closesAtLabel: event.closes_at ? formatLocalDateTime(event.closes_at, zone) : null,
     isOpen: window.isOpen,
     closedReason: window.reason,
     ...eventChoices(event),

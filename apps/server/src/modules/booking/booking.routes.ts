@@ -26,8 +26,18 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
 import { authHook, requireSession, sessionOf } from '../../plugins/auth';
+import { arrange } from './arrange.service';
 import { resolveBooker } from './booker';
-import * as booking from './booking.service';
+import { requireBooker } from './booking.service';
+import {
+  bookingDataForStudent,
+  bookingPageByCode,
+  bookingPageById,
+  subjectTeacherSelector,
+  userSlots,
+} from './booking-page.service';
+import { removeBooking, updateSlotByAdmin, updateSlotForBooking } from './change-booking.service';
+import { confirmBooking, updateGownSize } from './confirm-booking.service';
 import { calendarFileFor, teacherSchedule } from './my-events.service';
 
 // Spec §7 Events, the booking calls. A family is a logged-in parent or student, or an invited one coming
@@ -42,7 +52,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.decorateRequest('booker', null);
   const family = {
     onRequest: authHook(async (request) => {
-      request.booker = booking.requireBooker(await resolveBooker(ctx.db, request));
+      request.booker = requireBooker(await resolveBooker(ctx.db, request));
       return request.booker;
     }),
   };
@@ -54,8 +64,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/events/book-event',
     { schema: { tags, security, querystring: bookEventQuery, response: ok(bookingPageResponse) } },
-    async (request) =>
-      booking.bookingPageByCode(ctx, await resolveBooker(ctx.db, request), request.query.code),
+    async (request) => bookingPageByCode(ctx, await resolveBooker(ctx.db, request), request.query.code),
   );
 
   api.get(
@@ -64,14 +73,14 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       ...family,
       schema: { tags, security, querystring: bookingViewQuery, response: ok(bookingPageResponse) },
     },
-    async (request) => booking.bookingPageById(ctx, booker(request), request.query.eventId),
+    async (request) => bookingPageById(ctx, booker(request), request.query.eventId),
   );
 
   api.get(
     '/events/user-slots-for-pt',
     { ...family, schema: { tags, security, querystring: userSlotsQuery, response: ok(userSlotsResponse) } },
     async (request) =>
-      booking.userSlots(
+      userSlots(
         ctx,
         booker(request),
         request.query.eventId,
@@ -93,7 +102,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.bookingDataForStudent(ctx, booker(request), request.query.eventId, request.body.studentId),
+      bookingDataForStudent(ctx, booker(request), request.query.eventId, request.body.studentId),
   );
 
   api.post(
@@ -107,7 +116,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: ok(subjectTeacherSelectorResponse),
       },
     },
-    async (request) => booking.subjectTeacherSelector(ctx, booker(request), request.body.eventId),
+    async (request) => subjectTeacherSelector(ctx, booker(request), request.body.eventId),
   );
 
   api.post(
@@ -122,7 +131,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(arrangeResponse),
       },
     },
-    async (request) => booking.arrange(ctx, booker(request), request.query.eventId, request.body),
+    async (request) => arrange(ctx, booker(request), request.query.eventId, request.body),
   );
 
   api.post(
@@ -137,7 +146,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
         response: withConflict(bookingResultResponse),
       },
     },
-    async (request) => booking.updateSlotForBooking(ctx, booker(request), request.query.id, request.body),
+    async (request) => updateSlotForBooking(ctx, booker(request), request.query.id, request.body),
   );
 
   api.post(
@@ -153,7 +162,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.removeBooking(
+      removeBooking(
         ctx,
         booker(request),
         request.query.eventId,
@@ -168,7 +177,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       ...family,
       schema: { tags, security, querystring: updateGownSizeQuery, response: ok(bookingResultResponse) },
     },
-    async (request) => booking.updateGownSize(ctx, booker(request), request.query),
+    async (request) => updateGownSize(ctx, booker(request), request.query),
   );
 
   api.post(
@@ -184,7 +193,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     async (request) =>
-      booking.updateSlotByAdmin(
+      updateSlotByAdmin(
         ctx,
         { ...sessionOf(request), viaLink: false, linkEventId: null },
         request.query.id,
@@ -206,7 +215,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       },
     },
     (request) =>
-      booking.confirmBooking(
+      confirmBooking(
         ctx,
         sessionOf(request).schoolId,
         request.query.eventId,

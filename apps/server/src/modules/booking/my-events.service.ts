@@ -7,12 +7,11 @@ import {
 import { bookingPath, EVENT_STATUS_LABELS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
 import { timeUntil } from '@parley/domain/relative-time';
 import type { Role } from '@parley/domain/roles';
-import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
+import { formatLocalDate, formatLocalTime, sectionLabel } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/http-error';
 import * as events from '../events/events.repository';
 import { plural } from '../events/events.service';
-import { sectionLabel } from '../events/slot-planner';
 import type { Booker } from './booker';
 import { bookerFor, bookingRole, requireOpen } from './booker';
 import * as repo from './booking.repository';

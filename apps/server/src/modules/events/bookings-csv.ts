@@ -1,7 +1,6 @@
 import { CSV_COLUMNS } from '@parley/domain/events';
-import { instantToLocal } from '@parley/domain/time-zone';
+import { instantToLocal, perInstant } from '@parley/domain/time-zone';
 import type { BookingRow } from './events.repository';
-import { perInstant } from './slot-planner';
 
 // The bookings download (events/download-bookings): opens correctly in Excel — UTF-8 with a byte-order
 // mark, CRLF rows, quoted fields — with dates and times on the school's wall clock.

@@ -1,4 +1,5 @@
 import { bookingPath, EVENT_TEXT, type EventMessageType } from '@parley/domain/events';
+import { sectionLabel } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { conflict, notFound } from '../../lib/http-error';
@@ -10,7 +11,6 @@ import { eventSubject } from '../audit/audit-entries';
 import { issueEventLinks } from '../tokens/tokens.repository';
 import * as repo from './events.repository';
 import { loadSchool } from './sections.service';
-import { sectionLabel } from './slot-planner';
 
 // "Invite to book" and "reminder" (spec §7 Messages): one mail per recipient through the outbox, each with
 // the event's booking page. A disabled event sends nothing: its booking page would refuse them.

@@ -3,12 +3,13 @@ import {
   EVENT_TEXT,
   type EventListItem,
   type SectionSummary,
+  toSectionSummary,
 } from '@parley/domain/events';
 import { timeAgo } from '@parley/domain/relative-time';
 import type { AppContext } from '../../context';
 import { listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
-import { statusOf, toSectionSummary, toTypeItem } from './events.service';
+import { statusOf, toTypeItem } from './events.service';
 import { loadSchool } from './sections.service';
 
 // The events list (spec §4 Events): every event of the school with its sections, and the event types.

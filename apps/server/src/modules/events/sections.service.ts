@@ -1,6 +1,7 @@
 import { bookingPath, EVENT_GROUPS, EVENT_TEXT, type SectionRequest } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import { slotsAffectedBy } from '@parley/domain/slots';
+import { formatLocalDateTime } from '@parley/domain/time-zone';
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
@@ -12,7 +13,6 @@ import { findSchool } from '../accounts/accounts.repository';
 import * as repo from './events.repository';
 import {
   type DesiredSlot,
-  dateTimeLabel,
   type PlanTeacher,
   plannedSlots,
   sectionErrors,
@@ -102,7 +102,7 @@ const familyName = (booking: repo.BookingRow) => {
 };
 
 const bookingLine = (booking: repo.BookingRow, timeZone: string) =>
-  `${dateTimeLabel(booking.starts_at, timeZone)}${booking.teacher_name ? ` with ${booking.teacher_name}` : ''}`;
+  `${formatLocalDateTime(booking.starts_at, timeZone)}${booking.teacher_name ? ` with ${booking.teacher_name}` : ''}`;
 
 /** 409 naming the bookings a change would cancel; the same request with confirm: true applies it. */
 export function affectedConflict(affected: repo.BookingRow[], timeZone: string, action: string): HttpError {
@@ -119,7 +119,7 @@ export function affectedConflict(affected: repo.BookingRow[], timeZone: string, 
         familyName: familyName(booking),
         teacherName: booking.teacher_name,
         startsAt: booking.starts_at.toISOString(),
-        timeLabel: dateTimeLabel(booking.starts_at, timeZone),
+        timeLabel: formatLocalDateTime(booking.starts_at, timeZone),
       })),
     },
   );
@@ -350,7 +350,7 @@ export async function regenerateEventSlots(
     if (Object.keys(errors).length) {
       throw unprocessable(SERVER_TEXT.invalidInput, {
         slotMinutes: [
-          `Section ${dateTimeLabel(section.starts_at, school.timezone)}: ${Object.values(errors).flat().join('; ')}`,
+          `Section ${formatLocalDateTime(section.starts_at, school.timezone)}: ${Object.values(errors).flat().join('; ')}`,
         ],
       });
     }

@@ -5,12 +5,7 @@ import {
   type SectionPlan,
   validateSectionPlan,
 } from '@parley/domain/slots';
-import {
-  formatLocalDate,
-  formatLocalDateTime,
-  formatLocalTime,
-  localToInstant,
-} from '@parley/domain/time-zone';
+import { localToInstant } from '@parley/domain/time-zone';
 import type { LocalSpan } from '../../db/schema';
 
 // From a section (local date, start and end in the school's zone) to the slots it must have. Pure: the
@@ -85,26 +80,4 @@ export function plannedSlots(
     return [{ ...sectionInstants(section, timeZone), teacherId: null }];
   }
   return generateSlots(base).map((slot) => ({ ...slot, teacherId: null }));
-}
-
-/** "Thu 12 Mar 2026, 16:00 – 19:00" in the school's zone. */
-export function sectionLabel(startsAt: Date, endsAt: Date, timeZone: string): string {
-  return `${formatLocalDate(startsAt, timeZone)}, ${formatLocalTime(startsAt, timeZone)} – ${formatLocalTime(endsAt, timeZone)}`;
-}
-
-/** "Thu 12 Mar 2026, 16:00" in the school's zone. */
-export const dateTimeLabel = (instant: Date, timeZone: string) => formatLocalDateTime(instant, timeZone);
-
-/** A formatter that formats each distinct instant once (many slots share the same few start times). */
-export function perInstant(format: (instant: Date) => string): (instant: Date) => string {
-  const done = new Map<number, string>();
-  return (instant) => {
-    const ms = instant.getTime();
-    let text = done.get(ms);
-    if (text === undefined) {
-      text = format(instant);
-      done.set(ms, text);
-    }
-    return text;
-  };
 }

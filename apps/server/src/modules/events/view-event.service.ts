@@ -4,17 +4,18 @@ import {
   EVENT_STATUS_LABELS,
   EVENT_TEXT,
   type EventDetail,
+  eventChoices,
   type SlotGroup,
+  toSectionSummary,
 } from '@parley/domain/events';
 import { timeAgo } from '@parley/domain/relative-time';
-import { formatLocalTime, instantToLocal } from '@parley/domain/time-zone';
+import { formatLocalDateTime, formatLocalTime, instantToLocal, perInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-error';
 import { listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
-import { eventChoices, statusOf, toSectionSummary, toTypeItem } from './events.service';
+import { statusOf, toTypeItem } from './events.service';
 import { loadSchool, type School } from './sections.service';
-import { dateTimeLabel, perInstant } from './slot-planner';
 
 // An event as its admin page shows it (spec §4 Event): settings, sections with their teachers, the slot
 // grid, bookings, recipients and scanners; and "the current event" for the home's shortcut.
@@ -156,7 +157,7 @@ function toDetail(
     bookedCount: slotStats.get(section.id)?.booked ?? 0,
   }));
   const path = bookingPath(event.group_int, event.code);
-  const labelOf = perInstant((instant) => dateTimeLabel(instant, tz));
+  const labelOf = perInstant((instant) => formatLocalDateTime(instant, tz));
   // A recipient has booked when a live booking names them, as parent or as student.
   const bookedUsers = new Set<number>();
   for (const booking of parts.bookings) {
@@ -183,8 +184,8 @@ function toDetail(
     closesAt: event.closes_at?.toISOString() ?? null,
     opensAtLocal: localInput(event.opens_at, tz),
     closesAtLocal: localInput(event.closes_at, tz),
-    opensAtLabel: event.opens_at ? dateTimeLabel(event.opens_at, tz) : null,
-    closesAtLabel: event.closes_at ? dateTimeLabel(event.closes_at, tz) : null,
+    opensAtLabel: event.opens_at ? formatLocalDateTime(event.opens_at, tz) : null,
+    closesAtLabel: event.closes_at ? formatLocalDateTime(event.closes_at, tz) : null,
     ...eventChoices(event),
     bookingNotifications: event.booking_notifications,
     sections,

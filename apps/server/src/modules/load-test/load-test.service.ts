@@ -21,7 +21,7 @@ import { asSchool, asSystem } from '../../db/scope';
 import { conflict, HttpError, notFound, unprocessable } from '../../lib/http-error';
 import type { Session } from '../../plugins/auth';
 import type { Booker } from '../booking/booker';
-import { updateSlotForBooking } from '../booking/booking.service';
+import { updateSlotForBooking } from '../booking/change-booking.service';
 import * as repo from './load-test.repository';
 
 // The load-test rehearsal (issue 15, decision 022): "will my evening hold?". An admin starts it on one of

@@ -1,0 +1,492 @@
+import {
+  BOOKING_TEXT,
+  type BookingResult,
+  scheduleProblem,
+  type UpdateSlotByAdminRequest,
+  type UpdateSlotForBookingRequest,
+} from '@parley/domain/booking';
+import { isOpen } from '@parley/domain/event-access';
+import { EVENT_GROUPS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
+import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import type { Actor } from '../../lib/actor';
+import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
+import { withTransactionRetry } from '../../lib/transaction-retry';
+import { recordAudit } from '../audit/audit.service';
+import { bookingChangeEntry } from '../audit/audit-entries';
+import { issueTickets } from '../tickets/tickets.service';
+import { type Booker, bookerFor, bookingRole, openFrom } from './booker';
+import * as repo from './booking.repository';
+import {
+  checkChildren,
+  checkOpenFor,
+  isAdmin,
+  liveBooking,
+  type Party,
+  partyGrid,
+  partyOf,
+  partyOfBooking,
+} from './booking.service';
+import { bookingChangeMessages } from './booking-mails';
+import { bookingEventView, gridView, myBookingView } from './booking-views';
+
+// The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
+// family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
+// and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
+// overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
+// constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking
+// first reads without locks: when a slot it asks for is already full, that read and one of the columns in
+// question are its 409, and no transaction starts. The hot statements are compiled once (booking.repository.ts).
+
+/** A rule the database reported (23P01 exclusion, 23514 check) as the family's 409. */
+function constraintConflict(error: unknown): HttpError | null {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  if (code === '23P01') {
+    if (constraint === 'bookings_parent_teacher_once' || constraint === 'bookings_student_teacher_once')
+      return conflict(BOOKING_TEXT.sameTeacher);
+    return conflict(BOOKING_TEXT.overlap);
+  }
+  if (code === '23514' && constraint === 'slots_booked_count') return conflict(BOOKING_TEXT.slotTaken);
+  return null;
+}
+
+const isReplay = (error: unknown) =>
+  (error as { code?: string; constraint?: string })?.code === '23505' &&
+  (error as { constraint?: string }).constraint === 'bookings_idempotency_key';
+
+type ChangeItem = {
+  slotId: number;
+  studentId: number | null;
+  subjectId: number | null;
+  guests: number;
+  gownSize: string | null;
+};
+
+type Change = {
+  items: ChangeItem[];
+  cancelBookingIds: number[];
+  idempotencyKey: string | null;
+  /** Admins may book outside the booking window and for any family. */
+  byAdmin: boolean;
+  /** Who acts for the family (byAdmin): the change goes in the audit trail. */
+  actor?: Actor;
+};
+
+/** Field checks of the items that need no database: guests and gown size within the event's options. */
+function checkItems(event: repo.BookingEventRow, items: ChangeItem[]) {
+  items.forEach((item, index) => {
+    if (item.guests > event.guest_allowance)
+      throw unprocessable(BOOKING_TEXT.guestsOver(event.guest_allowance), {
+        [`items.${index}.guests`]: [BOOKING_TEXT.guestsOver(event.guest_allowance)],
+      });
+    if (item.gownSize && !event.gown_sizes.includes(item.gownSize))
+      throw unprocessable(BOOKING_TEXT.gownUnknown, {
+        [`items.${index}.gownSize`]: [BOOKING_TEXT.gownUnknown],
+      });
+  });
+}
+
+type Outcome = BookingResult & { replayed: boolean };
+
+/**
+ * Books and cancels for one party, inside runChange's transaction, after the event and the party are
+ * locked. Statements: the party's holdings with the slots asked for (one read), [the cancellation], the
+ * INSERT with the party's bookings after it (one statement), and last the conditional UPDATE taking
+ * places, which writes the change's mails and pushes too.
+ */
+async function applyChange(
+  ctx: AppContext,
+  trx: Db,
+  event: repo.BookingEventRow,
+  party: Party,
+  family: repo.PartyRow,
+  actorId: number,
+  change: Change,
+): Promise<Outcome> {
+  const schoolId = event.school_id;
+  // One read: what the party holds and the slots asked for (those it holds are left out below).
+  const asked = [...new Set(change.items.map((item) => item.slotId))];
+  const { holdings, slots: askedSlots } = await repo.partyHoldingsAndSlots(
+    trx,
+    schoolId,
+    event.id,
+    party,
+    change.idempotencyKey,
+    asked,
+  );
+  const replay = change.idempotencyKey
+    ? holdings.filter((b) => b.idempotency_key === change.idempotencyKey)
+    : [];
+  if (replay.length > 0) {
+    const mine = await repo.partyBookings(trx, schoolId, event.id, party);
+    return {
+      message: BOOKING_TEXT.replayed,
+      bookings: mine.map((row) => myBookingView(row, event.timezone)),
+      created: replay.map((row) => row.id),
+      replayed: true,
+    };
+  }
+  const live = holdings.filter((b) => b.status === 'booked');
+  const liveIds = new Set(live.map((b) => b.id));
+  if (change.cancelBookingIds.some((id) => !liveIds.has(id))) throw notFound(BOOKING_TEXT.bookingNotFound);
+  const kept = live.filter((b) => !change.cancelBookingIds.includes(b.id));
+  const cancelled =
+    change.cancelBookingIds.length > 0
+      ? await repo.partyBookings(trx, schoolId, event.id, party, { bookingIds: change.cancelBookingIds })
+      : [];
+  await repo.cancelBookingRows(trx, schoolId, change.cancelBookingIds);
+
+  // Places per slot, before and after the change: a party takes one place in a slot however many of its
+  // children it brings (siblings seen together share one); at a ticketed event a place is a person, so a
+  // booking takes one for the attendee and one per guest. The difference is taken or given back.
+  const ticketed = isTicketedGroup(event.group_int);
+  const placesIn = (bookings: Array<{ slot_id: number | null; guests: number }>) => {
+    const bySlot = new Map<number, number>();
+    for (const b of bookings) {
+      if (b.slot_id === null) continue;
+      bySlot.set(b.slot_id, ticketed ? (bySlot.get(b.slot_id) ?? 0) + 1 + b.guests : 1);
+    }
+    return bySlot;
+  };
+  const held = new Map(kept.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])));
+  const placesBefore = placesIn([...kept, ...cancelled]);
+  const placesAfter = placesIn([
+    ...kept,
+    ...change.items.map((item) => ({ slot_id: item.slotId, guests: item.guests })),
+  ]);
+  const deltas = [...new Set([...placesBefore.keys(), ...placesAfter.keys()])].map((slotId) => ({
+    slotId,
+    count: (placesAfter.get(slotId) ?? 0) - (placesBefore.get(slotId) ?? 0),
+  }));
+  const toTake = deltas.filter((d) => d.count > 0).sort((a, b) => a.slotId - b.slotId);
+  const toRelease = deltas.filter((d) => d.count < 0).map((d) => ({ slotId: d.slotId, count: -d.count }));
+  // Slots booked anew are read without locking them: a slot not in this event is the family's mistake
+  // (422), and one without room loses at once. The places themselves are taken last (below), so a hot
+  // slot's row lock is held for the commit only, not for the whole change.
+  const known = new Set([...kept, ...cancelled].flatMap((b) => (b.slot_id ? [b.slot_id] : [])));
+  const fresh = asked.filter((id) => !known.has(id));
+  const slots = askedSlots.filter((slot) => !known.has(slot.id));
+  const missing = change.items.findIndex(
+    (item) => fresh.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
+  );
+  if (missing >= 0)
+    throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
+      [`items.${missing}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
+    });
+  const needs = new Map(toTake.map((d) => [d.slotId, d.count]));
+  if (slots.some((slot) => slot.booked_count + (needs.get(slot.id) ?? 0) > slot.capacity))
+    throw conflict(BOOKING_TEXT.slotTaken);
+  const slotOf = new Map<number, { teacher_id: number | null; starts_at: Date; ends_at: Date }>([
+    ...held,
+    ...cancelled.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])),
+    ...slots.map((slot) => [slot.id, slot] as const),
+  ]);
+  const rows: repo.NewBooking[] = change.items.map((item) => {
+    const slot = slotOf.get(item.slotId);
+    if (!slot) throw new Error('a booked slot has no times');
+    return {
+      school_id: schoolId,
+      event_id: event.id,
+      slot_id: item.slotId,
+      teacher_id: slot.teacher_id,
+      starts_at: slot.starts_at,
+      ends_at: slot.ends_at,
+      parent_id: party.parentId,
+      student_id: party.role === 'student' ? party.userId : item.studentId,
+      subject_id: event.group_int === EVENT_GROUPS.parentTeacher ? item.subjectId : null,
+      guests: item.guests,
+      gown_size: item.gownSize,
+      booked_by: actorId,
+      idempotency_key: change.idempotencyKey,
+    };
+  });
+  const appointment = (b: {
+    slot_id: number | null;
+    starts_at: Date;
+    ends_at: Date;
+    student_id: number | null;
+  }) => ({
+    slotId: b.slot_id,
+    startsAt: b.starts_at,
+    endsAt: b.ends_at,
+    studentId: b.student_id,
+  });
+  const rules = {
+    travelMinutes: event.travel_minutes,
+    maxPerChild: event.group_int === EVENT_GROUPS.parentTeacher ? event.max_appointments_per_child : null,
+  };
+  // The rules hold per child, whoever books: a parent's children are locked (the other parent waits) and
+  // what others booked for them counts. Only when there is a rule to keep.
+  const children = [...new Set(rows.flatMap((row) => (row.student_id === null ? [] : [row.student_id])))];
+  let elsewhere: Array<ReturnType<typeof appointment>> = [];
+  if (party.role === 'parent' && children.length > 0 && (rules.travelMinutes > 0 || rules.maxPerChild)) {
+    await repo.lockChildren(trx, schoolId, children);
+    elsewhere = (await repo.childrenBookedElsewhere(trx, schoolId, event.id, children, party.userId)).map(
+      appointment,
+    );
+  }
+  const problem = scheduleProblem([...kept.map(appointment), ...rows.map(appointment)], rules, elsewhere);
+  if (problem) throw conflict(problem);
+  const { created, after } = await repo.insertAndReadBookings(trx, schoolId, event.id, party, rows);
+  // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
+  const tickets = isTicketedGroup(event.group_int)
+    ? await issueTickets(
+        trx,
+        schoolId,
+        event.id,
+        rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
+      )
+    : [];
+  const createdRows = after.filter((row) => created.includes(row.id));
+  if (change.byAdmin && change.actor)
+    await recordAudit(trx, change.actor, bookingChangeEntry(event, createdRows, cancelled));
+  const messages = await bookingChangeMessages(ctx, event, family, {
+    created: createdRows,
+    cancelled,
+    all: after,
+    tickets,
+  });
+
+  // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it), and the
+  // same statement writes the messages. Several slots are locked in id order first, so two families
+  // booking the same pair never deadlock.
+  await repo.lockSlotsInOrder(
+    trx,
+    [...toRelease, ...toTake].map((d) => d.slotId),
+  );
+  await repo.releasePlaces(trx, schoolId, toRelease);
+  const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
+  if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
+  const message =
+    created.length > 0 && cancelled.length > 0
+      ? BOOKING_TEXT.changed
+      : created.length > 0
+        ? BOOKING_TEXT.booked
+        : BOOKING_TEXT.cancelled;
+  return {
+    message,
+    bookings: after.map((row) => myBookingView(row, event.timezone)),
+    created,
+    replayed: false,
+  };
+}
+
+type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockEventAndParty>>>;
+
+/**
+ * What a change must pass before it books, given the event and the party (locked, or peeked at): the
+ * booking window, the recipients, the items' fields and children. Throws the first that fails.
+ */
+function checkChange(party: Party, change: Change, locked: Locked): void {
+  if (!change.byAdmin) {
+    const view = bookingEventView(locked.event, [], new Date());
+    if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
+  }
+  // New bookings, the family's or an admin's on their behalf, only for whom the recipients allow: a
+  // family left out is refused before anything is said about its children.
+  const open = change.items.length > 0 ? openFrom(locked.recipients, party) : 'all';
+  if (!isOpen(open)) throw forbidden(ACCESS_TEXT.notOpenToYou);
+  checkItems(locked.event, change.items);
+  checkChildren(
+    party,
+    new Set(locked.family.children),
+    change.items.map((item) => item.studentId),
+  );
+  if (
+    party.role === 'parent' &&
+    locked.event.group_int === EVENT_GROUPS.parentTeacher &&
+    change.items.some((item) => item.studentId === null)
+  )
+    throw unprocessable(BOOKING_TEXT.notYourChild, {
+      'items.0.studentId': [BOOKING_TEXT.notYourChild],
+    });
+  checkOpenFor(
+    open,
+    change.items.map((item) => (party.role === 'student' ? party.userId : item.studentId)),
+  );
+}
+
+/** Whether a peeked change would pass checkChange (the transaction runs it again for its errors). */
+function passesChecks(booker: Booker, party: Party, change: Change, peeked: Locked): boolean {
+  if (!bookerFor(booker, peeked.event)) return false;
+  try {
+    checkChange(party, change, peeked);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a change in one transaction (decision 009): the event FOR SHARE, then the party's row, then
+ * applyChange. A lost race or a broken rule comes back as 409 with the fresh grid.
+ */
+async function runChange(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  party: Party,
+  change: Change,
+  retried = false,
+): Promise<BookingResult> {
+  let seen: repo.BookingEventRow | undefined;
+  try {
+    const slotIds = [...new Set(change.items.map((item) => item.slotId))];
+    // A family's booking first reads without locks: when a slot it asks for is already full (half the
+    // attempts in a rush) and nothing else stands in the way, that read is the 409's answer, and no
+    // transaction starts. Otherwise the transaction checks everything again under its locks.
+    if (!change.byAdmin && slotIds.length > 0 && !retried) {
+      const peeked = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
+      if (peeked && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked))
+        throw new HttpError(
+          409,
+          BOOKING_TEXT.slotTaken,
+          undefined,
+          await lostRaceAnswer(ctx.db, peeked.event, party, change.items),
+        );
+    }
+    // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
+    const result = await withTransactionRetry(() =>
+      ctx.db.transaction().execute(async (trx) => {
+        const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
+        if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
+          throw notFound(EVENT_TEXT.notFound);
+        const { event, family } = locked;
+        seen = event;
+        checkChange(party, change, locked);
+        if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
+        return applyChange(ctx, trx, event, party, family, booker.userId, change);
+      }),
+    );
+    return { message: result.message, bookings: result.bookings, created: result.created };
+  } catch (error) {
+    if (isReplay(error) && change.idempotencyKey && !retried) {
+      // The same request committed in parallel: answer (once) with what it made.
+      return runChange(ctx, booker, eventId, party, change, true);
+    }
+    const rule = error instanceof HttpError ? error : constraintConflict(error);
+    if (!rule) throw error;
+    if (rule.statusCode !== 409 || change.byAdmin || !seen) throw rule;
+    const fresh = await lostRaceAnswer(ctx.db, seen, party, change.items);
+    throw new HttpError(409, rule.message, rule.errors, fresh);
+  }
+}
+
+/**
+ * What a family that lost (a race or a rule) chooses again from: at a parent-teacher evening the columns
+ * of the teachers it asked for and of those it has booked, with its bookings (one statement compiled
+ * once); elsewhere the event's grid.
+ */
+async function lostRaceAnswer(db: Db, event: repo.BookingEventRow, party: Party, items: ChangeItem[]) {
+  if (event.group_int !== EVENT_GROUPS.parentTeacher) return partyGrid(db, event, party, undefined, 'skip');
+  const slotIds = [...new Set(items.map((item) => item.slotId))];
+  const { slots, bookings: mine } = await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds);
+  return {
+    grid: gridView(slots, mine, [], event.timezone),
+    bookings: mine.map((row) => myBookingView(row, event.timezone)),
+  };
+}
+
+/** POST events/update-slot-for-booking?id: book, change (book + cancel) or cancel, for the booker's family. */
+export function updateSlotForBooking(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  body: UpdateSlotForBookingRequest,
+) {
+  const party = partyOf(booker);
+  return runChange(ctx, booker, eventId, party, {
+    items: (body.items ?? []).map((item) => ({
+      slotId: item.slotId,
+      studentId: item.studentId ?? null,
+      subjectId: item.subjectId ?? null,
+      guests: item.guests ?? 0,
+      gownSize: item.gownSize ?? null,
+    })),
+    cancelBookingIds: body.cancelBookingIds ?? [],
+    idempotencyKey: body.idempotencyKey,
+    byAdmin: false,
+  });
+}
+
+/**
+ * POST events/remove-booking?eventId: a family cancels their own booking while booking is open; an admin
+ * removes any booking of the school's event. The family is told either way.
+ */
+export async function removeBooking(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  bookingId: number,
+  actor: Actor,
+) {
+  const admin = isAdmin(booker);
+  const booking = await liveBooking(ctx.db, booker.schoolId, eventId, bookingId);
+  const own = bookingRole(booker) !== null ? partyOf(booker) : null;
+  const ownsIt =
+    own !== null &&
+    ((own.role === 'parent' && booking.parent_id === own.userId) ||
+      (own.role === 'student' && booking.student_id === own.userId));
+  if (!ownsIt && !admin) throw notFound(BOOKING_TEXT.bookingNotFound);
+  const party = ownsIt && own ? own : partyOfBooking(booking);
+  return runChange(ctx, booker, eventId, party, {
+    items: [],
+    cancelBookingIds: [bookingId],
+    idempotencyKey: null,
+    byAdmin: !ownsIt,
+    actor,
+  });
+}
+
+/** POST events/update-slot-by-admin?id: book for a family or move one of their bookings. */
+export async function updateSlotByAdmin(
+  ctx: AppContext,
+  booker: Booker,
+  eventId: number,
+  body: UpdateSlotByAdminRequest,
+  actor: Actor,
+) {
+  let party: Party;
+  let studentId = body.studentId ?? null;
+  let subjectId = body.subjectId ?? null;
+  if (body.bookingId !== undefined) {
+    // A move keeps the child and subject unless the admin changes them.
+    const booking = await liveBooking(ctx.db, booker.schoolId, eventId, body.bookingId);
+    party = partyOfBooking(booking);
+    studentId ??= booking.student_id;
+    subjectId ??= booking.subject_id;
+  } else if (body.parentId) {
+    party = { role: 'parent', userId: body.parentId, parentId: body.parentId, studentId: null };
+  } else if (body.studentId) {
+    party = { role: 'student', userId: body.studentId, parentId: null, studentId: body.studentId };
+  } else {
+    throw unprocessable(SERVER_TEXT.invalidInput, { parentId: ['Choose a parent or a student.'] });
+  }
+  const [roles, user] = await Promise.all([
+    repo.rolesOf(ctx.db, party.userId),
+    repo.findUser(ctx.db, booker.schoolId, party.userId),
+  ]);
+  if (!user || !roles.includes(party.role))
+    throw unprocessable(EVENT_TEXT.unknownRecipient, { parentId: [EVENT_TEXT.unknownRecipient] });
+  if (party.role === 'parent' && studentId) {
+    const children = await repo.childIds(ctx.db, booker.schoolId, party.userId);
+    if (!children.has(studentId))
+      throw unprocessable(BOOKING_TEXT.notYourChild, { studentId: [BOOKING_TEXT.notYourChild] });
+  }
+  return runChange(ctx, booker, eventId, party, {
+    items: [
+      {
+        slotId: body.slotId,
+        studentId,
+        subjectId,
+        guests: body.guests ?? 0,
+        gownSize: body.gownSize ?? null,
+      },
+    ],
+    cancelBookingIds: body.bookingId !== undefined ? [body.bookingId] : [],
+    idempotencyKey: null,
+    byAdmin: true,
+    actor,
+  });
+}
