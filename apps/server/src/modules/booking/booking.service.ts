@@ -183,7 +183,7 @@ export async function userSlots(
   const event = await eventFor(ctx, booker, eventId);
   // An admin may look at a family's grid (parentId); a family sees their own.
   const asAdmin = parentId !== undefined && parentId !== booker.userId && isAdmin(booker);
-  if (asAdmin && !(await repo.rolesOf(ctx.db, parentId)).includes('parent'))
+  if (asAdmin && !(await repo.rolesOf(ctx.db, event.school_id, parentId)).includes('parent'))
     throw notFound(EVENT_TEXT.unknownRecipient);
   const party: Party = asAdmin
     ? { role: 'parent', userId: parentId, parentId, studentId: null }
@@ -550,9 +550,10 @@ async function applyChange(
   // booking the same pair never deadlock.
   await repo.lockSlotsInOrder(
     trx,
+    schoolId,
     [...toRelease, ...toTake].map((d) => d.slotId),
   );
-  await repo.releasePlaces(trx, schoolId, toRelease);
+  await repo.releasePlaces(trx, schoolId, event.id, toRelease);
   const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
@@ -777,7 +778,7 @@ export async function updateSlotByAdmin(
     throw unprocessable(SERVER_TEXT.invalidInput, { parentId: ['Choose a parent or a student.'] });
   }
   const [roles, user] = await Promise.all([
-    repo.rolesOf(ctx.db, party.userId),
+    repo.rolesOf(ctx.db, booker.schoolId, party.userId),
     repo.findUser(ctx.db, booker.schoolId, party.userId),
   ]);
   if (!user || !roles.includes(party.role))
