@@ -60,10 +60,11 @@ const soon = () => new Date(Date.now() + 86_400_000);
 const email = () => `scoping-${randomUUID()}@example.org`;
 const worker = 'the workers’ and the operator’s own queries (system scope), by row id';
 const byUser = 'by the signed-in user’s own id (their account is one school’s)';
-// A parent's party in a booking (booker.ts), and one plain mail and push: a change's messages.
+// A parent's party in a booking (booker.ts), and a change's messages: a mail naming B's school (the
+// statement writes into the school it is given) and a push to B's parent.
 const parentOf = (o: School) => ({ userId: o.parent.id, parentId: o.parent.id, studentId: null });
-const someMessages = (s: School, o: School) => ({
-  mails: [{ schoolId: s.schoolId, to: o.parent.email, subject: 'S', text: 'T', html: 'H', links: [] }],
+const someMessages = (o: School) => ({
+  mails: [{ schoolId: o.schoolId, to: o.parent.email, subject: 'S', text: 'T', html: 'H', links: [] }],
   pushes: [{ userIds: [o.parent.id], payload: { t: 1 }, ttlSeconds: 60, urgency: 'high' as const }],
 });
 
@@ -109,7 +110,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
     messages,
     {
       enqueueMessages: {
-        write: ({ db, s, o }) => messages.enqueueMessages(db, s.schoolId, someMessages(s, o)),
+        write: ({ db, s, o }) => messages.enqueueMessages(db, s.schoolId, someMessages(o)),
       },
       messageCtes: { partOf: 'modules/booking.takePlacesAndSend' },
       messageParameters: { partOf: 'modules/booking.takePlacesAndSend' },
@@ -251,7 +252,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
             s.schoolId,
             o.eventId,
             [{ slotId: o.freeSlotId, count: 1 }],
-            someMessages(s, o),
+            someMessages(o),
           ),
       },
       releasePlaces: {
