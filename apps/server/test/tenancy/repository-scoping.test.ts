@@ -822,6 +822,17 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
   ],
 };
 
+// What a function's case cannot see gets a read case of its own: a write refused whole says nothing of
+// what it reads, and a parent has children but no parents.
+const reads: Record<string, (c: Ctx) => Promise<unknown>> = {
+  // No rows: the party's live bookings read back after the insert, by the school and event given.
+  'modules/booking.insertAndReadBookings': ({ db, s, o }) =>
+    booking.insertAndReadBookings(db, s.schoolId, o.eventId, { parentId: o.parent.id, studentId: null }, []),
+  // A child: its parents.
+  'modules/booking.recipientAccess': ({ db, s, o }) =>
+    booking.recipientAccess(db, s.schoolId, o.eventId, o.children[0]?.id ?? 0),
+};
+
 // ── the harness ──────────────────────────────────────────────────────────────────────────────────────
 
 let t: TestApp;
@@ -1081,4 +1092,5 @@ describe('repository functions keep to the school they are given (the first wall
         else await checkWrite(`${module}.${name}`, kase);
       });
     }
+  for (const [name, read] of Object.entries(reads)) it(`${name} (its read)`, () => checkRead(name, read));
 });
