@@ -17,14 +17,15 @@ export type OutgoingMessages = {
 
 /**
  * The CTEs `mails` and `pushes` inserting the messages; `$school` is the school's parameter and the
- * messages' own parameters are numbered from `first` (see messageParameters).
+ * messages' own parameters are numbered from `first` (see messageParameters). Every row is the given
+ * school's, whatever school a mail names: a change writes into its own school only.
  */
 export function messageCtes(school: number, first: number): string {
   const p = (n: number) => `$${first + n}`;
   return `
   mails as (
     insert into mail_outbox (school_id, to_address, subject, text_body, html_body, links, attachments)
-    select m.school_id, m.to_address, m.subject, m.text_body, m.html_body, m.links::jsonb, m.attachments::jsonb
+    select $${school}::int, m.to_address, m.subject, m.text_body, m.html_body, m.links::jsonb, m.attachments::jsonb
     from unnest(${p(0)}::int[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
       ${p(5)}::text[], ${p(6)}::text[])
       as m(school_id, to_address, subject, text_body, html_body, links, attachments)

@@ -31,6 +31,8 @@ export type School = Evening & {
   bookingId: number;
   /** A slot of the evening nobody booked. */
   freeSlotId: number;
+  /** A free slot of the second teacher that the parent may still book for the first child. */
+  otherSlot: { id: number; teacher_id: number | null; starts_at: Date; ends_at: Date };
   sectionId: number;
   /** An event, a section and a subject nothing points at: free to delete. */
   spareEventId: number;
@@ -60,8 +62,17 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
   if (!teacher || !child) throw new Error('the evening has no teacher or child');
   const school = e.schoolId;
 
-  const [slotId, freeSlotId] = freeSlots((await bookingPage(e, e.parent.token, e.code)).grid, teacher.id);
-  if (slotId === undefined || freeSlotId === undefined) throw new Error('the evening has no free slot');
+  const { grid } = await bookingPage(e, e.parent.token, e.code);
+  const [slotId, freeSlotId] = freeSlots(grid, teacher.id);
+  // The third: the child's booking (the first teacher's first slot) overlaps neither it nor its neighbour.
+  const otherSlotId = freeSlots(grid, e.teachers[1]?.id ?? 0)[2];
+  if (slotId === undefined || freeSlotId === undefined || otherSlotId === undefined)
+    throw new Error('the evening has no free slot');
+  const otherSlot = await db
+    .selectFrom('slots')
+    .select(['id', 'teacher_id', 'starts_at', 'ends_at'])
+    .where('id', '=', otherSlotId)
+    .executeTakeFirstOrThrow();
   await booked(e, e.parent.token, [{ slotId, studentId: child.id, subjectId: e.subjects[0] ?? 0 }]);
   const booking = await rowOf(db, 'bookings', school, 'slot_id', slotId);
   // As the reminder sweep records a reminder pushed (claimDueReminders picks bookings a day ahead).
@@ -199,6 +210,7 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
     slotId,
     bookingId: booking.id,
     freeSlotId,
+    otherSlot,
     sectionId: section.section_id,
     spareEventId,
     spareSectionId,

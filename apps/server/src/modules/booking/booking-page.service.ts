@@ -90,7 +90,7 @@ export async function userSlots(
   const event = await eventFor(ctx, booker, eventId);
   // An admin may look at a family's grid (parentId); a family sees their own.
   const asAdmin = parentId !== undefined && parentId !== booker.userId && isAdmin(booker);
-  if (asAdmin && !(await repo.rolesOf(ctx.db, parentId)).includes('parent'))
+  if (asAdmin && !(await repo.rolesOf(ctx.db, event.school_id, parentId)).includes('parent'))
     throw notFound(EVENT_TEXT.unknownRecipient);
   const party: Party = asAdmin
     ? { role: 'parent', userId: parentId, parentId, studentId: null }

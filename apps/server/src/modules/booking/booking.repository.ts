@@ -255,8 +255,13 @@ export async function findUser(db: Db, schoolId: number, userId: number) {
     .executeTakeFirst();
 }
 
-export async function rolesOf(db: Db, userId: number) {
-  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+export async function rolesOf(db: Db, schoolId: number, userId: number) {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select('role')
+    .where('school_id', '=', schoolId)
+    .where('user_id', '=', userId)
+    .execute();
   return rows.map((row) => row.role);
 }
 
@@ -293,6 +298,7 @@ export function childrenWithTeachers(
               eb
                 .selectFrom('parent_students as ps')
                 .select('ps.student_id')
+                .where('ps.school_id', '=', schoolId)
                 .where('ps.parent_id', '=', who.parentId),
             ),
           ])
@@ -605,10 +611,23 @@ export function bookingsById(db: Db, schoolId: number, eventId: number, bookingI
  * UPDATE, as the UPDATE itself would: it does not wait for the key-share locks that other bookings'
  * foreign keys hold on a slot.
  */
-export async function lockSlotsInOrder(db: Db, slotIds: number[]): Promise<void> {
+export async function lockSlotsInOrder(db: Db, schoolId: number, slotIds: number[]): Promise<number[]> {
   const ids = [...new Set(slotIds)];
-  if (ids.length < 2) return; // one slot: its conditional UPDATE is the lock
-  await db.selectFrom('slots').select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
+  if (ids.length < 2) return []; // one slot: its conditional UPDATE is the lock
+  return lockInIdOrder(db, 'slots', schoolId, ids);
+}
+
+/** The school's rows locked FOR NO KEY UPDATE in id order; their ids (what the scoping test checks). */
+async function lockInIdOrder(db: Db, table: 'slots' | 'users', schoolId: number, ids: number[]) {
+  const rows = await db
+    .selectFrom(table)
+    .select('id')
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
@@ -651,14 +670,21 @@ export async function takePlacesAndSend(
 
 const RELEASE_PLACES = `
   update slots s set booked_count = greatest(s.booked_count - v.n, 0)
-  from unnest($2::int[], $3::int[]) as v(id, n)
-  where s.school_id = $1 and s.id = v.id`;
+  from unnest($3::int[], $4::int[]) as v(id, n)
+  where s.school_id = $1 and s.event_id = $2 and s.id = v.id`;
 
-export async function releasePlaces(db: Db, schoolId: number, places: Places[]): Promise<void> {
+/** Gives back places in the event's slots (a change's cancelled bookings). */
+export async function releasePlaces(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  places: Places[],
+): Promise<void> {
   if (places.length === 0) return;
   await db.executeQuery(
     CompiledQuery.raw(RELEASE_PLACES, [
       schoolId,
+      eventId,
       places.map((place) => place.slotId),
       places.map((place) => place.count),
     ]),
@@ -669,15 +695,8 @@ export async function releasePlaces(db: Db, schoolId: number, places: Places[]):
  * Locks the children a parent books for, in id order, so two parents of one child (or the child booking
  * themself) take turns: the rules per child are read and kept under this lock.
  */
-export async function lockChildren(db: Db, schoolId: number, childIds: number[]): Promise<void> {
-  await db
-    .selectFrom('users')
-    .select('id')
-    .where('school_id', '=', schoolId)
-    .where('id', 'in', childIds)
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute();
+export function lockChildren(db: Db, schoolId: number, childIds: number[]): Promise<number[]> {
+  return lockInIdOrder(db, 'users', schoolId, childIds);
 }
 
 /** The children's live appointments in the event that another party booked (the other parent, the child). */
@@ -715,12 +734,19 @@ export type NewBooking = {
   idempotency_key: string | null;
 };
 
-// Fixed text whatever the number of rows: each column as one array.
+// Fixed text whatever the number of rows: each column as one array. A row of another school or event than
+// the one given ($14, $15) gets a null there, which the NOT NULL column refuses: the whole insert fails, as
+// idInSchool (db/same-school.ts) makes a foreign id fail, instead of writing into the school the row names.
 const INSERT_BOOKINGS = `
   insert into bookings (school_id, event_id, slot_id, teacher_id, starts_at, ends_at, parent_id, student_id,
     subject_id, guests, gown_size, booked_by, idempotency_key)
-  select * from unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[],
+  select case when v.school_id = $14 then v.school_id end, case when v.event_id = $15 then v.event_id end,
+    v.slot_id, v.teacher_id, v.starts_at, v.ends_at, v.parent_id, v.student_id, v.subject_id, v.guests,
+    v.gown_size, v.booked_by, v.idempotency_key
+  from unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[],
     $7::int[], $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::text[])
+    as v(school_id, event_id, slot_id, teacher_id, starts_at, ends_at, parent_id, student_id, subject_id,
+      guests, gown_size, booked_by, idempotency_key)
   returning id`;
 
 // The new rows and the party's live bookings after them, in partyBookings' columns (bookingsQuery's and the

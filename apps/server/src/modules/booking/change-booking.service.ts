@@ -253,9 +253,10 @@ async function applyChange(
   // booking the same pair never deadlock.
   await repo.lockSlotsInOrder(
     trx,
+    schoolId,
     [...toRelease, ...toTake].map((d) => d.slotId),
   );
-  await repo.releasePlaces(trx, schoolId, toRelease);
+  await repo.releasePlaces(trx, schoolId, event.id, toRelease);
   const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
@@ -464,7 +465,7 @@ export async function updateSlotByAdmin(
     throw unprocessable(SERVER_TEXT.invalidInput, { parentId: ['Choose a parent or a student.'] });
   }
   const [roles, user] = await Promise.all([
-    repo.rolesOf(ctx.db, party.userId),
+    repo.rolesOf(ctx.db, booker.schoolId, party.userId),
     repo.findUser(ctx.db, booker.schoolId, party.userId),
   ]);
   if (!user || !roles.includes(party.role))
