@@ -5,7 +5,8 @@ import {
   bookingWindow,
   type MyBooking,
 } from '@parley/domain/booking';
-import { bookingPath, EVENT_STATUS_LABELS, type EventGroup } from '@parley/domain/events';
+import type { EventGroup } from '@parley/domain/event-groups';
+import { bookingPath, EVENT_STATUS_LABELS } from '@parley/domain/events';
 import { formatLocalDate, formatLocalTime } from '@parley/domain/time-zone';
 import type { SectionRow } from '../events/events.repository';
 import { eventChoices, toSectionSummary } from '../events/events.service';

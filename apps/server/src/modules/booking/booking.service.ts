@@ -10,7 +10,8 @@ import {
   type UpdateSlotForBookingRequest,
 } from '@parley/domain/booking';
 import { isOpen, isOpenFor, type OpenStudents } from '@parley/domain/event-access';
-import { EVENT_GROUPS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
+import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/event-groups';
+import { EVENT_TEXT } from '@parley/domain/events';
 import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
 import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';

@@ -1,13 +1,12 @@
+import { EVENT_GROUPS, type EventGroup } from '@parley/domain/event-groups';
 import {
   type AddRecipientsRequest,
   bookingPath,
   DEFAULT_CAPACITY,
-  EVENT_GROUPS,
   EVENT_STATUS_LABELS,
   EVENT_TEXT,
   type EventCreateRequest,
   type EventDetail,
-  type EventGroup,
   type EventListItem,
   type EventUpdateRequest,
   guestCountOptions,

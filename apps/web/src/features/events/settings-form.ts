@@ -1,4 +1,5 @@
-import { EVENT_GROUPS, type EventDetail, type EventUpdateRequest } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import type { EventDetail, EventUpdateRequest } from '@parley/domain/events';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
 import { z } from 'zod';
 import { CLOCK_ERROR, readClockTime } from '../../components/clock-time';
