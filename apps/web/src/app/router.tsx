@@ -314,7 +314,10 @@ export function preloadPage(input: GuardInput): void {
       // for a slow connection.
       if (result.route?.screen === 'login') {
         const home = { ...at, pathname: '/home', loggedIn: true };
-        void page.then(() => afterPaint(() => whenIdle(() => preloadPage(home))), () => undefined);
+        void page.then(
+          () => afterPaint(() => whenIdle(() => preloadPage(home))),
+          () => undefined,
+        );
       }
       return;
     }
