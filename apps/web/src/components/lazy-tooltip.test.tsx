@@ -11,42 +11,41 @@ beforeEach(async () => {
   ({ LazyTooltip } = await import('./lazy-tooltip'));
 });
 
+/** A refresh button wrapped in a span (as a disabled button is, for its tooltip), named by the tooltip. */
+function renderRefresh() {
+  render(
+    <LazyTooltip title="Refresh">
+      <span>
+        <IconButton>R</IconButton>
+      </span>
+    </LazyTooltip>,
+  );
+  return screen.getByLabelText('Refresh');
+}
+
+/** A mouse pointing at the element (jsdom has no PointerEvent: a plain event with the pointer type). */
+async function pointAt(element: Element) {
+  const enter = new Event('pointerover', { bubbles: true });
+  Object.assign(enter, { pointerType: 'mouse' });
+  await act(async () => {
+    element.dispatchEvent(enter);
+  });
+}
+
 describe('LazyTooltip', () => {
   it('names its child by the title before loading, and shows the tooltip for the hover that loads it', async () => {
-    render(
-      <LazyTooltip title="Refresh">
-        <span>
-          <IconButton>R</IconButton>
-        </span>
-      </LazyTooltip>,
-    );
-    const child = screen.getByLabelText('Refresh');
+    const child = renderRefresh();
     expect(screen.queryByRole('tooltip')).toBeNull();
-    // jsdom has no PointerEvent: a plain event carrying the mouse's pointer type.
-    const enter = new Event('pointerover', { bubbles: true });
-    Object.assign(enter, { pointerType: 'mouse' });
-    await act(async () => {
-      child.dispatchEvent(enter);
-    });
+    await pointAt(child);
     expect((await screen.findByRole('tooltip')).textContent).toBe('Refresh');
     fireEvent.pointerLeave(child);
   });
 
   it('keeps the focus on its child when the tooltip arrives (the child is mounted again inside it)', async () => {
-    render(
-      <LazyTooltip title="Refresh">
-        <span>
-          <IconButton>R</IconButton>
-        </span>
-      </LazyTooltip>,
-    );
+    const child = renderRefresh();
     const before = screen.getByRole('button', { name: 'R' });
     before.focus();
-    const enter = new Event('pointerover', { bubbles: true });
-    Object.assign(enter, { pointerType: 'mouse' });
-    await act(async () => {
-      screen.getByLabelText('Refresh').dispatchEvent(enter);
-    });
+    await pointAt(child);
     await screen.findByRole('tooltip');
     const after = screen.getByRole('button', { name: 'R' });
     expect(after).not.toBe(before);
