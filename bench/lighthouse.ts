@@ -3,7 +3,8 @@
 // (Moto G Power class phone, simulated slow 4G: 150 ms, 1.6 Mbit/s, CPU slowed 4x), three runs per page,
 // each from a cold cache; prints every run and the median, and exits 1 when a median misses its goal.
 // Drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); never downloads a browser.
-//   npm run build && npm run bench:lighthouse            (RUNS=5 for more runs, WEB_DIST for another build)
+//   npm run build && npm run bench:lighthouse            (RUNS=5 for more runs, WEB_DIST for another build,
+//   PAGES=booking for the pages whose name contains a word)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,6 +15,7 @@ import lighthouse, { type Flags } from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 const RUNS = Number(process.env.RUNS ?? 3);
+const ONLY = process.env.PAGES?.split(',').filter(Boolean);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const WEB_DIST = resolve(process.env.WEB_DIST ?? 'apps/web/dist');
 const PASSWORD = 'lighthouse bench password';
@@ -298,7 +300,7 @@ async function main() {
       { name: "parent's home", url: `${server.baseUrl}/home`, signedIn: true },
     ];
     const rows: string[] = [];
-    for (const page of pages) {
+    for (const page of pages.filter((p) => !ONLY || ONLY.some((word) => p.name.includes(word)))) {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++) {
         if (page.signedIn) await signIn(browser, server.baseUrl, session);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { expectAccessible } from './accessibility';
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -91,16 +91,6 @@ export async function openBrowser(
 }
 
 /**
- * Journeys not yet held to the axe check at their steps (their owner adds it). Decision 020.
- */
-const AXE_PENDING = ['pwa.test.ts', 'push.test.ts', 'refresh-home.test.ts'];
-
-function axeAtSteps(): boolean {
-  const file = expect.getState().testPath ?? '';
-  return !AXE_PENDING.some((pending) => file.endsWith(`/${pending}`));
-}
-
-/**
  * Saves a screenshot under e2e/screenshots (kept out of git) to be looked at: the whole page, or only the
  * viewport (a full-screen dialog on a phone scrolls inside itself, which a full-page shot cannot show).
  * Every step a journey photographs is also checked with axe (WCAG 2.2 A/AA; e2e/accessibility.ts), so
@@ -114,5 +104,5 @@ export async function screenshot(
 ): Promise<void> {
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage });
-  if (axe && axeAtSteps()) await expectAccessible(page, `step "${name}" (${page.url()})`);
+  if (axe) await expectAccessible(page, `step "${name}" (${page.url()})`);
 }

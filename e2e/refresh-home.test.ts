@@ -96,5 +96,6 @@ describe('refresh_home push', () => {
     expect(navigations).toBe(0);
     expect(await page.evaluate(() => (window as { beforePush?: boolean }).beforePush)).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/home');
+    await screenshot(page, 'refresh-home-after-push');
   });
 });

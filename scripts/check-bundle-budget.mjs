@@ -17,19 +17,19 @@ const KB = 1024;
 export const PAGES = [
   {
     name: 'login (/auth/login)',
-    limitKb: 244,
+    limitKb: 206,
     goalKb: 170,
     modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
   },
   {
     name: 'booking link (/book/ptevent/{code}, /book/event/{code})',
-    limitKb: 272,
+    limitKb: 253,
     goalKb: 170,
     modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
   },
   {
     name: 'home (/home)',
-    limitKb: 300,
+    limitKb: 251,
     goalKb: 200,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
   },

@@ -168,7 +168,8 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // What every page runs first, in two files rather than dozens.
+            // What every page runs first: React and the router, MUI's styling core (both stable across
+            // releases of the app, so they stay cached), and the app's shell.
             {
               name: 'react',
               test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
@@ -179,6 +180,9 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming)|@emotion|stylis|hoist-non-react-statics|react-is|clsx|@babel)[\\/]/,
               priority: 2,
             },
+            // The rest of what the entry imports statically, in one file rather than some 25: over HTTP/1.1
+            // each file is a round trip on a slow network, and one file compresses better (10 KB less).
+            { name: 'shell', tags: ['$initial'], priority: 1 },
           ],
         },
         intro: (chunk) =>

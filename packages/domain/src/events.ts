@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorResponse } from './auth';
 import { EVENT_NAME_MAX } from './constants';
+import { EVENT_GROUPS, type EventGroup } from './event-groups';
 import { ID_MAX, idField, idParam } from './fields';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
@@ -11,13 +12,6 @@ import { sectionLabel } from './time-zone';
 // already formatted in the school's time zone, so the app never formats in the browser's zone.
 
 // ── constants ────────────────────────────────────────────────────────────────────────────────────────
-
-/** Event type groups: 1 parent-teacher, 2 ticketed, 3 ceremony (ticketed, guests, gowns), 4 booking. */
-export const EVENT_GROUPS = { parentTeacher: 1, ticketed: 2, ceremony: 3, booking: 4 } as const;
-export type EventGroup = 1 | 2 | 3 | 4;
-/** Spec §9: ticketed event groups are 2 and 3. */
-export const TICKETED_GROUPS: readonly EventGroup[] = [2, 3];
-export const isTicketedGroup = (group: number) => group === 2 || group === 3;
 
 /** The types every school starts with, in the order the "Event type" select lists them. */
 export const DEFAULT_EVENT_TYPES: ReadonlyArray<{ name: string; group: EventGroup }> = [

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, passwordField, personNameField, schoolNameField } from './fields';
 import { VALIDATION } from './messages';
-import { PUSH_SETTINGS_DEFAULTS } from './push';
 
 // School profile, subjects, own profile and settings (issue 3).
 
@@ -92,25 +91,6 @@ export const changePasswordRequest = z
     message: VALIDATION.passwordsDiffer,
   });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequest>;
-
-/** Settings grouped as the spec's groupedSettings: { group: { key: value } }. */
-export const SETTINGS_DEFAULTS = {
-  notifications: { bookingConfirmations: true, eventReminders: true, bookingNotifications: false },
-  display: { theme: 'dark' },
-  push: PUSH_SETTINGS_DEFAULTS,
-} as const;
-
-/** The stored settings over their defaults: every group and key is always present. */
-export function withSettingsDefaults(stored: Record<string, Record<string, unknown>>) {
-  return {
-    notifications: { ...SETTINGS_DEFAULTS.notifications, ...stored.notifications },
-    display: { ...SETTINGS_DEFAULTS.display, ...stored.display },
-    push: { ...SETTINGS_DEFAULTS.push, ...stored.push } as Record<
-      keyof typeof PUSH_SETTINGS_DEFAULTS,
-      boolean
-    >,
-  };
-}
 
 export const settingsUpdate = z.strictObject({
   notifications: z

@@ -1,6 +1,6 @@
 import { bookingPath } from '@parley/domain/events';
 import type { PushPayload } from '@parley/domain/push';
-import { withSettingsDefaults } from '@parley/domain/school';
+import { withSettingsDefaults } from '@parley/domain/settings-defaults';
 import { formatLocalDateTime, formatLocalTime } from '@parley/domain/time-zone';
 import type { Db } from '../db/database';
 import type { BookingEventRow, PartyBookingRow } from '../modules/booking/booking.repository';

@@ -283,6 +283,11 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
+/** Runs after the next frame is drawn. */
+function afterPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
 function whenIdle(run: () => void): void {
   if (typeof window === 'undefined') return;
   if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3000 });
@@ -299,11 +304,21 @@ export function preloadPage(input: GuardInput): void {
     const result = guardRoute(at);
     if (result.kind === 'render') {
       // An unknown address shows "not found" in the main layout.
-      void LAYOUTS[result.route?.layout ?? 'main'].preload().catch(() => undefined);
-      if (result.route) void SCREEN_MODULES[result.route.screen]?.preload().catch(() => undefined);
-      // A login is followed by home: fetch it once the login page is up, so signing in shows it at once.
-      if (result.route?.screen === 'login')
-        whenIdle(() => preloadPage({ ...at, pathname: '/home', loggedIn: true }));
+      const page = Promise.all([
+        LAYOUTS[result.route?.layout ?? 'main'].preload(),
+        result.route && SCREEN_MODULES[result.route.screen]?.preload(),
+      ]);
+      page.catch(() => undefined);
+      // A login is followed by home: fetch it once the login page is up (its chunks in, a frame drawn, the
+      // browser idle), so signing in shows it at once without home's chunks competing with the login's own
+      // for a slow connection.
+      if (result.route?.screen === 'login') {
+        const home = { ...at, pathname: '/home', loggedIn: true };
+        void page.then(
+          () => afterPaint(() => whenIdle(() => preloadPage(home))),
+          () => undefined,
+        );
+      }
       return;
     }
     const next = new URL(result.to, 'http://x');

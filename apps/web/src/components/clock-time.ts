@@ -6,6 +6,16 @@
 export const CLOCK_HINT = 'HH:MM, 24-hour';
 export const CLOCK_ERROR = 'Use the 24-hour clock, like 16:30';
 
+/** The props of a text field (MUI's TextField) that takes a time typed on the 24-hour clock. */
+export const CLOCK_INPUT = {
+  placeholder: 'HH:MM',
+  autoComplete: 'off',
+  slotProps: {
+    htmlInput: { inputMode: 'numeric', maxLength: 5, title: CLOCK_HINT },
+    inputLabel: { shrink: true },
+  },
+} as const;
+
 /**
  * What a person typed as a 24-hour time, written HH:MM: "16:30", "16.30", "1630", "9:05", "905", "9";
  * null when it is not a time of day (25:00, 16:75, "4pm").

@@ -10,13 +10,13 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { LIST_TEXT } from '../lib/ui-text';
 import type { DataListProps } from './data-list-types';
 import { DEFAULT_SORT_KEY, filterRows, sortRows } from './list-logic';
 import { PullToRefresh } from './pull-to-refresh';
+import { TextField } from './text-field';
 
 /** Spec §9: the mobile card list is at most 400 px wide. */
 export const CARD_LIST_MAX_WIDTH = 400;

@@ -16,7 +16,6 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useMemo, useState } from 'react';
 import { LIST_TEXT } from '../lib/ui-text';
@@ -30,6 +29,7 @@ import {
   type SortState,
   type SortValue,
 } from './list-logic';
+import { TextField } from './text-field';
 
 /** Spec §9: the table skeleton is at least 500 px high. */
 export const TABLE_SKELETON_MIN_HEIGHT = 500;

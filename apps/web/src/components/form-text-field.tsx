@@ -1,6 +1,6 @@
-import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { TextField, type TextFieldProps } from './text-field';
 
 type Props = Omit<TextFieldProps, 'name' | 'error' | 'helperText' | 'onChange' | 'onBlur'> & {
   registration: UseFormRegisterReturn;

@@ -1,5 +1,5 @@
-import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { CLOCK_ERROR, CLOCK_HINT, normaliseClockTime, readClockTime } from './clock-time';
+import { TextField, type TextFieldProps } from './text-field';
 
 type Props = Omit<TextFieldProps, 'value' | 'onChange' | 'type' | 'error'> & {
   value: string;

@@ -1,6 +1,6 @@
 import { bookingPath } from '@parley/domain/events';
 import { type CalendarEntry, calendarFile, icsFileName } from '@parley/domain/ics';
-import { withSettingsDefaults } from '@parley/domain/school';
+import { withSettingsDefaults } from '@parley/domain/settings-defaults';
 import { guestName, QR_DEFAULT_SIZE, QR_ERROR_CORRECTION, ticketPath } from '@parley/domain/tickets';
 import { formatLocalTime, sectionLabel } from '@parley/domain/time-zone';
 import QRCode from 'qrcode';

@@ -1,6 +1,7 @@
 import { BOOKING_TEXT, type BookingPage, type SubjectTeacherItem } from '@parley/domain/booking';
 import { isOpen, isOpenFor, type OpenStudents } from '@parley/domain/event-access';
-import { EVENT_GROUPS, EVENT_TEXT } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import { EVENT_TEXT } from '@parley/domain/events';
 import { ACCESS_TEXT } from '@parley/domain/messages';
 import type { AppContext } from '../../context';
 import { conflict, forbidden, notFound } from '../../lib/http-error';

@@ -5,13 +5,8 @@ import {
   bookingWindow,
   type MyBooking,
 } from '@parley/domain/booking';
-import {
-  bookingPath,
-  EVENT_STATUS_LABELS,
-  type EventGroup,
-  eventChoices,
-  toSectionSummary,
-} from '@parley/domain/events';
+import type { EventGroup } from '@parley/domain/event-groups';
+import { bookingPath, EVENT_STATUS_LABELS, eventChoices, toSectionSummary } from '@parley/domain/events';
 import {
   formatLocalDate,
   formatLocalDateTime,

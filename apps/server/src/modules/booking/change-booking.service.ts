@@ -6,7 +6,8 @@ import {
   type UpdateSlotForBookingRequest,
 } from '@parley/domain/booking';
 import { isOpen } from '@parley/domain/event-access';
-import { EVENT_GROUPS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
+import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/event-groups';
+import { EVENT_TEXT } from '@parley/domain/events';
 import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';

@@ -4,7 +4,8 @@ import {
   type OpenEventSummaryItem,
   type TeacherSchedule,
 } from '@parley/domain/booking';
-import { bookingPath, EVENT_STATUS_LABELS, EVENT_TEXT, isTicketedGroup } from '@parley/domain/events';
+import { isTicketedGroup } from '@parley/domain/event-groups';
+import { bookingPath, EVENT_STATUS_LABELS, EVENT_TEXT } from '@parley/domain/events';
 import { timeUntil } from '@parley/domain/relative-time';
 import type { Role } from '@parley/domain/roles';
 import { formatLocalDate, formatLocalTime, sectionLabel } from '@parley/domain/time-zone';

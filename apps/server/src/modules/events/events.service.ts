@@ -1,4 +1,5 @@
-import { EVENT_TEXT, type EventGroup } from '@parley/domain/events';
+import type { EventGroup } from '@parley/domain/event-groups';
+import { EVENT_TEXT } from '@parley/domain/events';
 import type { Db } from '../../db/database';
 import { conflict, notFound } from '../../lib/http-error';
 import { isCheckViolation } from '../../lib/pg-errors';

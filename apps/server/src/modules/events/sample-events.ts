@@ -1,4 +1,4 @@
-import type { EventGroup } from '@parley/domain/events';
+import type { EventGroup } from '@parley/domain/event-groups';
 import { instantToLocal } from '@parley/domain/time-zone';
 import type { Db } from '../../db/database';
 import { findSchool } from '../accounts/accounts.repository';

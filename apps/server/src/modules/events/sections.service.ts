@@ -1,4 +1,5 @@
-import { bookingPath, EVENT_GROUPS, EVENT_TEXT, type SectionRequest } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import { bookingPath, EVENT_TEXT, type SectionRequest } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import { slotsAffectedBy } from '@parley/domain/slots';
 import { formatLocalDateTime } from '@parley/domain/time-zone';

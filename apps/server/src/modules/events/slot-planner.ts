@@ -1,4 +1,4 @@
-import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/events';
+import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/event-groups';
 import {
   type GeneratedSlot,
   generateSlots,

@@ -1,6 +1,6 @@
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import {
   bookingPath,
-  EVENT_GROUPS,
   EVENT_STATUS_LABELS,
   EVENT_TEXT,
   type EventDetail,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BOOKING_TEXT } from '@parley/domain/booking';
-import { EVENT_GROUPS } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import {
   emptyFigures,
   LOAD_TEST_LIMITS,

@@ -1,6 +1,6 @@
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
-import { withSettingsDefaults } from '@parley/domain/school';
+import { withSettingsDefaults } from '@parley/domain/settings-defaults';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { assertNotBreached } from '../../lib/breached-passwords';

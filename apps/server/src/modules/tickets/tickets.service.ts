@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isTicketedGroup } from '@parley/domain/events';
+import { isTicketedGroup } from '@parley/domain/event-groups';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import {
   type DoorState,

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@parley/domain/auth';
 import { ROLE_LABELS, type Role, USER_TYPE_IDS } from '@parley/domain/roles';
-import { withSettingsDefaults } from '@parley/domain/school';
+import { withSettingsDefaults } from '@parley/domain/settings-defaults';
 import type { User } from '../../db/schema';
 
 /** Spec §3 "Current user", built from the account, its roles and the school name. */

@@ -1,11 +1,7 @@
 import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
-import {
-  type ChangePasswordRequest,
-  type ProfileUpdate,
-  SETTINGS_DEFAULTS,
-  type SettingsUpdate,
-} from '@parley/domain/school';
+import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
 import type { SessionsResponse } from '@parley/domain/sessions';
+import { SETTINGS_DEFAULTS } from '@parley/domain/settings-defaults';
 import type {
   ConfirmTwoFactorRequest,
   ProofRequest,

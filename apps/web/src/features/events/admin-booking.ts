@@ -1,13 +1,6 @@
 import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/booking';
-import {
-  type BookingItem,
-  EVENT_GROUPS,
-  type EventDetail,
-  isTicketedGroup,
-  type RecipientItem,
-  type SlotGroup,
-  type SlotItem,
-} from '@parley/domain/events';
+import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/event-groups';
+import type { BookingItem, EventDetail, RecipientItem, SlotGroup, SlotItem } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
 import { formatLocalDate } from '@parley/domain/time-zone';
 

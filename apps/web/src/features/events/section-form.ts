@@ -1,9 +1,5 @@
-import {
-  type EventDetail,
-  isTicketedGroup,
-  type SectionDetail,
-  type SectionRequest,
-} from '@parley/domain/events';
+import { isTicketedGroup } from '@parley/domain/event-groups';
+import type { EventDetail, SectionDetail, SectionRequest } from '@parley/domain/events';
 import { type SectionPlan, validateSectionPlan } from '@parley/domain/slots';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 

@@ -1,6 +1,8 @@
-import { EVENT_GROUPS, type EventDetail, type EventUpdateRequest } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import type { EventDetail, EventUpdateRequest } from '@parley/domain/events';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
 import { z } from 'zod';
+import { CLOCK_ERROR, readClockTime } from '../../components/clock-time';
 import { EVENTS_TEXT } from '../../lib/ui-text';
 
 // The event settings form: which options each kind of event has, and the form ↔ request mapping.
@@ -28,8 +30,11 @@ export function optionsFor(group: number): OptionKey[] {
 
 export type SettingsValues = {
   bookingPageMessage: string;
-  opensAt: string;
-  closesAt: string;
+  /** The booking window: a date and a 24-hour time each (decision 020), both empty for no limit. */
+  opensDate: string;
+  opensTime: string;
+  closesDate: string;
+  closesTime: string;
   slotMinutes: string;
   breakMinutes: string;
   travelMinutes: string;
@@ -48,11 +53,31 @@ const whole = (min: number, max: number, optional = false) =>
     else if (Number(text) > max) ctx.addIssue({ code: 'custom', message: EVENTS_TEXT.atMost(max) });
   });
 
+const clockTime = z.string().refine((value) => !value.trim() || readClockTime(value) !== null, CLOCK_ERROR);
+
+/** "2026-03-01T16:30" from a date and a typed time; empty when either is missing. */
+function localDateTime(date: string, time: string): string {
+  const clock = readClockTime(time);
+  return date && clock ? `${date}T${clock}` : '';
+}
+
+/** Each end of the window needs both parts or neither. */
+function bothOrNeither(values: SettingsValues, ctx: z.RefinementCtx, end: 'opens' | 'closes') {
+  const date = values[`${end}Date`];
+  const time = values[`${end}Time`].trim();
+  if (date && !time)
+    ctx.addIssue({ code: 'custom', path: [`${end}Time`], message: EVENTS_TEXT.windowTimeMissing });
+  if (time && !date)
+    ctx.addIssue({ code: 'custom', path: [`${end}Date`], message: EVENTS_TEXT.windowDateMissing });
+}
+
 export const settingsSchema = z
   .object({
     bookingPageMessage: z.string().max(2000),
-    opensAt: z.string(),
-    closesAt: z.string(),
+    opensDate: z.string(),
+    opensTime: clockTime,
+    closesDate: z.string(),
+    closesTime: clockTime,
     slotMinutes: whole(SLOT_MINUTES_MIN, SLOT_MINUTES_MAX),
     breakMinutes: whole(0, BREAK_MINUTES_MAX),
     travelMinutes: whole(0, 120),
@@ -61,17 +86,26 @@ export const settingsSchema = z
     gownSizes: z.string().max(600),
     maxAppointmentsPerChild: whole(1, 50, true),
   })
-  .refine((values) => !values.opensAt || !values.closesAt || values.opensAt < values.closesAt, {
-    path: ['closesAt'],
-    message: 'Bookings must open before they close',
+  .superRefine((values, ctx) => {
+    bothOrNeither(values, ctx, 'opens');
+    bothOrNeither(values, ctx, 'closes');
+    const opens = localDateTime(values.opensDate, values.opensTime);
+    const closes = localDateTime(values.closesDate, values.closesTime);
+    if (opens && closes && opens >= closes)
+      ctx.addIssue({ code: 'custom', path: ['closesDate'], message: 'Bookings must open before they close' });
   });
 
 export function settingsValues(event: EventDetail): SettingsValues {
   const o = event.options;
+  // The server's local date-time is "2026-03-01T16:30".
+  const [opensDate = '', opensTime = ''] = event.opensAtLocal?.split('T') ?? [];
+  const [closesDate = '', closesTime = ''] = event.closesAtLocal?.split('T') ?? [];
   return {
     bookingPageMessage: event.bookingPageMessage ?? '',
-    opensAt: event.opensAtLocal ?? '',
-    closesAt: event.closesAtLocal ?? '',
+    opensDate,
+    opensTime: opensTime.slice(0, 5),
+    closesDate,
+    closesTime: closesTime.slice(0, 5),
     slotMinutes: String(o.slotMinutes),
     breakMinutes: String(o.breakMinutes),
     travelMinutes: String(o.travelMinutes),
@@ -88,8 +122,10 @@ export function settingsBody(values: SettingsValues, event: EventDetail): EventU
   const body: EventUpdateRequest = {};
   const changed = (key: keyof SettingsValues) => values[key].trim() !== before[key].trim();
   if (changed('bookingPageMessage')) body.bookingPageMessage = values.bookingPageMessage;
-  if (changed('opensAt')) body.opensAt = values.opensAt || null;
-  if (changed('closesAt')) body.closesAt = values.closesAt || null;
+  for (const end of ['opens', 'closes'] as const) {
+    const now = localDateTime(values[`${end}Date`], values[`${end}Time`]);
+    if (now !== localDateTime(before[`${end}Date`], before[`${end}Time`])) body[`${end}At`] = now || null;
+  }
   const group = optionsFor(event.eventTypeGroupInt);
   for (const key of group) {
     if (!changed(key)) continue;

@@ -1,5 +1,5 @@
 import type { MyEventsFields, OpenEventSummaryItem } from '@parley/domain/booking';
-import { isTicketedGroup } from '@parley/domain/events';
+import { isTicketedGroup } from '@parley/domain/event-groups';
 import { ROLE_LABELS, type Role } from '@parley/domain/roles';
 
 // Rules of the home "My Events" section (spec §2 Home, §3 Open event summary item, §4 calendar state,

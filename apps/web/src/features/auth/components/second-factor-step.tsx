@@ -1,13 +1,13 @@
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { LoginResponse } from '@parley/domain/auth';
 import { normaliseCode, RECOVERY_CODE_LENGTH, TOTP_PATTERN } from '@parley/domain/two-factor';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { FormAlert } from '../../../components/form-alert';
+import { TextField } from '../../../components/text-field';
 import { ApiError, serverMessage } from '../../../lib/api-client';
 import { loginSecondFactor } from '../api';
 import { SECOND_FACTOR_TEXT as TEXT } from '../second-factor-text';

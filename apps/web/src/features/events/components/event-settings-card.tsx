@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import type { EventDetail } from '@parley/domain/events';
 import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
+import { CLOCK_HINT, CLOCK_INPUT, normaliseClockTime } from '../../../components/clock-time';
 import { FormTextField } from '../../../components/form-text-field';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
@@ -36,6 +37,12 @@ const OPTION_HELP: Partial<Record<OptionKey, string>> = {
   maxAppointmentsPerChild: EVENTS_TEXT.maxAppointmentsHelp,
 };
 
+/** The booking window's two ends, each a date and a time on the 24-hour clock (decision 020). */
+const WINDOW_ENDS = [
+  { end: 'opens', dateLabel: EVENTS_TEXT.opensAt, timeLabel: EVENTS_TEXT.opensTime },
+  { end: 'closes', dateLabel: EVENTS_TEXT.closesAt, timeLabel: EVENTS_TEXT.closesTime },
+] as const;
+
 /** Booking page message, booking window and the options of this kind of event. */
 export function EventSettingsCard({ event }: { event: EventDetail }) {
   const showSnackbar = useSnackbar();
@@ -44,6 +51,7 @@ export function EventSettingsCard({ event }: { event: EventDetail }) {
     register,
     handleSubmit,
     reset,
+    setValue,
     formState: { errors, isValid, isDirty, isSubmitting },
   } = useForm<SettingsValues>({
     resolver: zodResolver(settingsSchema) as unknown as Resolver<SettingsValues>,
@@ -82,22 +90,32 @@ export function EventSettingsCard({ event }: { event: EventDetail }) {
             fullWidth
           />
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-            <FormTextField
-              registration={register('opensAt')}
-              label={EVENTS_TEXT.opensAt}
-              type="datetime-local"
-              error={errors.opensAt?.message}
-              helperText={EVENTS_TEXT.windowHelp}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <FormTextField
-              registration={register('closesAt')}
-              label={EVENTS_TEXT.closesAt}
-              type="datetime-local"
-              error={errors.closesAt?.message}
-              helperText={EVENTS_TEXT.windowHelp}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
+            {WINDOW_ENDS.map(({ end, dateLabel, timeLabel }) => (
+              <Box
+                key={end}
+                sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: 1 }}
+              >
+                <FormTextField
+                  registration={register(`${end}Date`)}
+                  label={dateLabel}
+                  type="date"
+                  error={errors[`${end}Date`]?.message}
+                  helperText={EVENTS_TEXT.windowHelp}
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
+                <FormTextField
+                  registration={register(`${end}Time`, {
+                    // Tidied on leaving the field ("1830" → "18:30"), as TimeField does.
+                    onBlur: (blur) =>
+                      setValue(`${end}Time`, normaliseClockTime(blur.target.value), { shouldValidate: true }),
+                  })}
+                  label={timeLabel}
+                  error={errors[`${end}Time`]?.message}
+                  helperText={CLOCK_HINT}
+                  {...CLOCK_INPUT}
+                />
+              </Box>
+            ))}
             {optionsFor(group).map((key) => (
               <FormTextField
                 key={key}

@@ -21,7 +21,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type {
@@ -34,6 +33,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
+import { TextField } from '../../../components/text-field';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
 import { ADMIN_BOOKING_TEXT, notBookedCount, shownRecipients } from '../admin-booking';

@@ -1,12 +1,12 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { EventDetail } from '@parley/domain/events';
 import { useEffect, useState } from 'react';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
+import { TextField } from '../../../components/text-field';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
 import { afterEventChange, type PersonRef, removeScanner, searchScanners, setScanners } from '../api';

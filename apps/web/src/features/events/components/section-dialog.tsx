@@ -12,15 +12,17 @@ import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { EVENT_GROUPS, type EventDetail, type SectionDetail } from '@parley/domain/events';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import type { EventDetail, SectionDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { CLOCK_HINT, normaliseClockTime } from '../../../components/clock-time';
+// Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020).
+import { CLOCK_INPUT, normaliseClockTime } from '../../../components/clock-time';
 import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
+import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
 import { afterEventChange, createSection, type PersonRef, teachersQuery, updateSection } from '../api';
@@ -29,16 +31,6 @@ import { useConfirmedChange } from './affected-bookings-dialog';
 
 /** Wide enough for date, start and end on one line and a teacher's unavailable times. */
 export const SECTION_DIALOG_MAX_WIDTH = 680;
-
-/** Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020). */
-const CLOCK_INPUT = {
-  placeholder: 'HH:MM',
-  autoComplete: 'off',
-  slotProps: {
-    htmlInput: { inputMode: 'numeric', maxLength: 5, title: CLOCK_HINT },
-    inputLabel: { shrink: true },
-  },
-} as const;
 
 type Props = {
   event: EventDetail;

@@ -17,12 +17,12 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { HomeData } from '@parley/domain/home';
 import { routeTo } from '@parley/domain/routes';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { LazyTooltip } from '../../../components/lazy-tooltip';
 import { PullToRefresh } from '../../../components/pull-to-refresh';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { HOME_TEXT } from '../../../lib/ui-text';
@@ -125,13 +125,13 @@ export function AdminHome({ data, loginCount, onRefresh, refreshing }: Props) {
       ) : null}
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
         <Typography color="text.secondary">{HOME_TEXT.hint}</Typography>
-        <Tooltip title={HOME_TEXT.refresh}>
+        <LazyTooltip title={HOME_TEXT.refresh}>
           <span>
             <IconButton aria-label={HOME_TEXT.refresh} onClick={() => void onRefresh()} disabled={refreshing}>
               {refreshing ? <CircularProgress size={20} /> : <RefreshIcon />}
             </IconButton>
           </span>
-        </Tooltip>
+        </LazyTooltip>
       </Stack>
       <CountTiles data={data} />
       <EventBookings data={data} />

@@ -7,12 +7,12 @@ import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { MY_EVENTS_TEXT, type OpenEventSummaryItem } from '@parley/domain/booking';
 import type { HomeData } from '@parley/domain/home';
 import type { Role } from '@parley/domain/roles';
 import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
+import { LazyTooltip } from '../../../components/lazy-tooltip';
 import { useSnackbar } from '../../../components/snackbar';
 import { CALENDAR_TEXT } from '../../../lib/calendar-event';
 import { addEventToCalendar, isInDeviceCalendar, isNative } from '../../../lib/native';
@@ -188,7 +188,7 @@ export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
             ))}
           </TextField>
         ) : null}
-        <Tooltip title={MY_EVENTS_UI.refreshTooltip}>
+        <LazyTooltip title={MY_EVENTS_UI.refreshTooltip}>
           <span>
             <IconButton
               aria-label={MY_EVENTS_UI.refresh}
@@ -198,7 +198,7 @@ export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
               {refreshing ? <CircularProgress size={20} /> : <RefreshIcon />}
             </IconButton>
           </span>
-        </Tooltip>
+        </LazyTooltip>
       </Box>
       {body}
       <AddToCalendarDialog

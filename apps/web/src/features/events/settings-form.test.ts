@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { CLOCK_ERROR } from '../../components/clock-time';
+import { EVENTS_TEXT } from '../../lib/ui-text';
+import { eventDetail } from './event-fixtures';
+import { settingsBody, settingsSchema, settingsValues } from './settings-form';
+
+// The booking window is a date and a 24-hour time at each end (decision 020: one clock style, whatever
+// the device's locale), sent as the server's local date-time.
+
+const windowed = eventDetail({ opensAtLocal: '2026-03-01T08:00', closesAtLocal: '2026-03-11T18:30' });
+
+function issues(values: ReturnType<typeof settingsValues>) {
+  const result = settingsSchema.safeParse(values);
+  return result.success
+    ? {}
+    : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+}
+
+describe('event settings: the booking window', () => {
+  it('splits the saved window into dates and 24-hour times, and sends nothing when unchanged', () => {
+    const values = settingsValues(windowed);
+    expect(values).toMatchObject({
+      opensDate: '2026-03-01',
+      opensTime: '08:00',
+      closesDate: '2026-03-11',
+      closesTime: '18:30',
+    });
+    expect(settingsBody(values, windowed)).toEqual({});
+    expect(settingsValues(eventDetail())).toMatchObject({ opensDate: '', opensTime: '', closesTime: '' });
+  });
+
+  it('sends a changed end as a local date-time, and an emptied one as no limit', () => {
+    const values = { ...settingsValues(windowed), closesTime: '1945', opensDate: '', opensTime: '' };
+    expect(issues(values)).toEqual({});
+    expect(settingsBody(values, windowed)).toEqual({ opensAt: null, closesAt: '2026-03-11T19:45' });
+  });
+
+  it('asks for the 24-hour clock, for both parts of an end, and for opening before closing', () => {
+    const base = settingsValues(eventDetail());
+    expect(issues({ ...base, opensDate: '2026-03-01', opensTime: '4pm' })).toEqual({
+      opensTime: CLOCK_ERROR,
+    });
+    expect(issues({ ...base, opensDate: '2026-03-01' })).toEqual({
+      opensTime: EVENTS_TEXT.windowTimeMissing,
+    });
+    expect(issues({ ...base, closesTime: '18:00' })).toEqual({ closesDate: EVENTS_TEXT.windowDateMissing });
+    expect(
+      issues({
+        ...base,
+        opensDate: '2026-03-02',
+        opensTime: '09:00',
+        closesDate: '2026-03-02',
+        closesTime: '08:59',
+      }),
+    ).toEqual({ closesDate: 'Bookings must open before they close' });
+  });
+});
