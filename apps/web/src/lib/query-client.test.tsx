@@ -236,6 +236,24 @@ describe('persisted cache (survives a reload)', () => {
     expect(storage.map.size).toBe(0);
   });
 
+  it('writes a pending copy at once when the page is hidden (a reload within the second keeps it)', () => {
+    vi.useFakeTimers({ now: NOW });
+    const storage = memoryStorage();
+    const page = new EventTarget();
+    const persister = createQueryPersister(storage, 1000, page);
+    const client = { buster: APP_VERSION, timestamp: NOW, clientState: { queries: [], mutations: [] } };
+    page.dispatchEvent(new Event('pagehide'));
+    expect(storage.map.size).toBe(0);
+    void persister.persistClient(client);
+    vi.advanceTimersByTime(10);
+    page.dispatchEvent(new Event('pagehide'));
+    expect(storage.map.has(STORAGE_KEYS.queryCache)).toBe(true);
+    // Written once: the throttled write does not come again.
+    storage.map.clear();
+    vi.advanceTimersByTime(2000);
+    expect(storage.map.size).toBe(0);
+  });
+
   it('treats a cache saved "in the future" (clock set back) or damaged as nothing', () => {
     const client = readPersistedCache(
       JSON.stringify({

@@ -117,13 +117,15 @@ function localStore(): Storage | undefined {
 type SyncStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /**
- * Keeps the cached queries in local storage, written at most once a second. (TanStack's own
- * sync-storage persister, deprecated, cannot cancel a pending write: a write queued before a logout
- * could bring a school's data back after it.)
+ * Keeps the cached queries in local storage, written at most once a second, and at once when the page is
+ * hidden (a reload, a closed tab, a phone switching apps), so data that arrived in the last second is not
+ * lost for an offline start. (TanStack's own sync-storage persister, deprecated, cannot cancel a pending
+ * write: a write queued before a logout could bring a school's data back after it.)
  */
 export function createQueryPersister(
   storage: SyncStore | undefined = localStore(),
   throttleMs = 1000,
+  page: Pick<EventTarget, 'addEventListener'> | undefined = globalThis.window,
 ): Persister {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let latest: PersistedClient | undefined;
@@ -141,6 +143,11 @@ export function createQueryPersister(
       }
     }
   };
+  page?.addEventListener('pagehide', () => {
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    write();
+  });
   return {
     persistClient: (client) => {
       latest = client;
