@@ -26,14 +26,14 @@ export function messageCtes(school: number, first: number): string {
   mails as (
     insert into mail_outbox (school_id, to_address, subject, text_body, html_body, links, attachments)
     select $${school}::int, m.to_address, m.subject, m.text_body, m.html_body, m.links::jsonb, m.attachments::jsonb
-    from unnest(${p(0)}::int[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
-      ${p(5)}::text[], ${p(6)}::text[])
-      as m(school_id, to_address, subject, text_body, html_body, links, attachments)
+    from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
+      ${p(5)}::text[])
+      as m(to_address, subject, text_body, html_body, links, attachments)
     returning id),
   pushes as (
     insert into push_outbox (school_id, subscription_id, payload, ttl_seconds, urgency)
     select ps.school_id, ps.id, p.payload::jsonb, p.ttl_seconds, p.urgency
-    from unnest(${p(7)}::int[], ${p(8)}::text[], ${p(9)}::int[], ${p(10)}::text[])
+    from unnest(${p(6)}::int[], ${p(7)}::text[], ${p(8)}::int[], ${p(9)}::text[])
       as p(user_id, payload, ttl_seconds, urgency)
     join push_subscriptions ps on ps.school_id = $${school} and ps.user_id = p.user_id
     returning id)`;
@@ -46,7 +46,6 @@ export function messageParameters(messages: OutgoingMessages): unknown[] {
     [...new Set(push.userIds)].map((userId) => ({ userId, push })),
   );
   return [
-    mails.map((mail) => mail.schoolId),
     mails.map((mail) => mail.to),
     mails.map((mail) => mail.subject),
     mails.map((mail) => mail.text),
