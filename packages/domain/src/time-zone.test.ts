@@ -267,3 +267,86 @@ describe('guards', () => {
     expect(isValidTimeZone(undefined)).toBe(false);
   });
 });
+
+describe('instantToLocal read through the hour cache', () => {
+  // What Intl says directly, with no cache in between: the reference each reading must equal.
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const formatIn = (zone: string) => {
+    const known = formats.get(zone);
+    if (known) return known;
+    const format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formats.set(zone, format);
+    return format;
+  };
+  const reference = (instant: Date, zone: string) => {
+    const parts = Object.fromEntries(
+      formatIn(zone)
+        .formatToParts(instant)
+        .map((part) => [part.type, Number(part.value)]),
+    ) as Record<string, number>;
+    const hour = parts.hour === 24 ? 0 : (parts.hour ?? 0);
+    const wall = new Date(0);
+    wall.setUTCFullYear(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1);
+    wall.setUTCHours(hour, parts.minute ?? 0, parts.second ?? 0, 0);
+    const pad = (value: number | undefined, width: number) => String(value).padStart(width, '0');
+    return {
+      date: `${pad(parts.year, 4)}-${pad(parts.month, 2)}-${pad(parts.day, 2)}`,
+      time: `${pad(hour, 2)}:${pad(parts.minute, 2)}`,
+      offsetMinutes: (wall.getTime() - Math.floor(instant.getTime() / 1000) * 1000) / 60_000,
+    };
+  };
+
+  // Zones with half- and quarter-hour offsets, a 30-minute daylight shift, southern and northern
+  // summers, a legal "negative" summer time, and an early year with a local mean time in seconds.
+  const zones = [
+    'Europe/London',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'Europe/Dublin',
+    'Africa/Casablanca',
+  ];
+
+  it.each(zones)('%s: every minute around each change of offset in 2026, and again once cached', (zone) => {
+    // Every three hours across the year finds each change; then every minute of the day around it.
+    const around: number[] = [];
+    const year = Date.UTC(2026, 0, 1);
+    let before = reference(new Date(year), zone).offsetMinutes;
+    for (let ms = year; ms < Date.UTC(2027, 0, 1); ms += 3 * 3_600_000) {
+      const offset = reference(new Date(ms), zone).offsetMinutes;
+      if (offset !== before) around.push(ms);
+      before = offset;
+    }
+    const instants = around.flatMap((ms) =>
+      Array.from({ length: 24 * 60 }, (_, minute) => ms - 12 * 3_600_000 + minute * 60_000 + 17_000),
+    );
+    instants.push(Date.UTC(2026, 2, 12, 16, 30), Date.UTC(2026, 6, 1, 0, 0, 59));
+    for (const pass of ['first', 'cached']) {
+      for (const ms of instants) {
+        const instant = new Date(ms);
+        expect(instantToLocal(instant, zone), `${zone} ${instant.toISOString()} (${pass})`).toEqual(
+          reference(instant, zone),
+        );
+      }
+    }
+  });
+
+  it('reads an early year whose offset has seconds (local mean time) as Intl does', () => {
+    for (const iso of ['1850-06-01T12:00:30Z', '1880-01-01T00:00:00Z', '1847-12-01T00:01:14Z']) {
+      const instant = new Date(iso);
+      expect(instantToLocal(instant, 'Europe/London')).toEqual(reference(instant, 'Europe/London'));
+      expect(instantToLocal(instant, 'Europe/Amsterdam')).toEqual(reference(instant, 'Europe/Amsterdam'));
+    }
+  });
+});

@@ -80,11 +80,13 @@ export function localToInstant(date: string, time: string, timeZone: string): Da
 /** What a wall clock in `timeZone` shows at `instant`, and the zone's offset then. */
 export function instantToLocal(instant: Date, timeZone: string): LocalDateTime {
   const ms = instantMs(instant);
-  const p = wallParts(ms, timeZone);
+  const offset = offsetMsAt(ms, timeZone);
+  // The wall clock is UTC moved by the offset.
+  const wall = new Date(ms + offset);
   return {
-    date: `${pad(p.year, 4)}-${pad(p.month, 2)}-${pad(p.day, 2)}`,
-    time: `${pad(p.hour, 2)}:${pad(p.minute, 2)}`,
-    offsetMinutes: offsetMsAt(ms, timeZone) / MINUTE_MS,
+    date: `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1, 2)}-${pad(wall.getUTCDate(), 2)}`,
+    time: `${pad(wall.getUTCHours(), 2)}:${pad(wall.getUTCMinutes(), 2)}`,
+    offsetMinutes: offset / MINUTE_MS,
   };
 }
 
@@ -159,8 +161,31 @@ function wallParts(ms: number, timeZone: string): WallParts {
   return out;
 }
 
+// The zone's offset through each UTC hour asked about: one that is the same at the hour's first and last
+// second holds all through it (no zone changes its offset twice within an hour), so every other instant
+// of that hour is answered without Intl, whose formatToParts is the costly part of reading a time (a
+// booking's mail and .ics read a few instants of the same evening many times over). Null: the offset
+// changes within that hour, and each instant is measured.
+const HOUR_MS = 3_600_000;
+const hourOffsets = new Map<string, number | null>();
+const HOUR_OFFSETS_KEPT = 20_000;
+
 /** The zone's offset (local − UTC) at an instant, in ms. */
 function offsetMsAt(ms: number, timeZone: string): number {
+  const hourStart = Math.floor(ms / HOUR_MS) * HOUR_MS;
+  const key = `${timeZone}|${hourStart}`;
+  let known = hourOffsets.get(key);
+  if (known === undefined) {
+    const first = measuredOffsetMs(hourStart, timeZone);
+    known = first === measuredOffsetMs(hourStart + HOUR_MS - 1000, timeZone) ? first : null;
+    if (hourOffsets.size >= HOUR_OFFSETS_KEPT) hourOffsets.clear();
+    hourOffsets.set(key, known);
+  }
+  return known ?? measuredOffsetMs(ms, timeZone);
+}
+
+/** The zone's offset at an instant as Intl reads it. */
+function measuredOffsetMs(ms: number, timeZone: string): number {
   const p = wallParts(ms, timeZone);
   const wholeSecond = Math.floor(ms / 1000) * 1000;
   return wallClockMs(p.year, p.month, p.day, p.hour, p.minute, p.second) - wholeSecond;

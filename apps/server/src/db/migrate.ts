@@ -14,6 +14,7 @@ import * as bookingReminders from './migrations/012-booking-reminders';
 import * as billing from './migrations/013-billing';
 import * as loadTest from './migrations/014-load-test';
 import * as levelEarlyDatabases from './migrations/015-level-early-databases';
+import * as schoolWallOrder from './migrations/016-school-wall-order';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-billing': billing,
   '014-load-test': loadTest,
   '015-level-early-databases': levelEarlyDatabases,
+  '016-school-wall-order': schoolWallOrder,
 };
 
 const migratorOf = (

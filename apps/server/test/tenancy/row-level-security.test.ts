@@ -54,6 +54,23 @@ describe('row-level security', () => {
     console.log(`row-level security: ${rows.length} tables walled (${tables.join(', ')}, schools)`);
   });
 
+  it('asks first whether a row is the school’s own (one read of the setting per row in a school’s scope)', async () => {
+    const { rows } = await asOwner(() =>
+      sql<{ tablename: string; qual: string; with_check: string }>`SELECT tablename, qual, with_check
+        FROM pg_policies WHERE schemaname = 'public' AND policyname = 'school_wall'`.execute(t.db),
+    );
+    expect(rows.length).toBeGreaterThan(tables.length);
+    for (const row of rows) {
+      const column = row.tablename === 'schools' ? 'id' : 'school_id';
+      const expected = `((${column} = parley_school()) OR parley_all_schools())`;
+      expect({ table: row.tablename, qual: row.qual, check: row.with_check }).toEqual({
+        table: row.tablename,
+        qual: expected,
+        check: expected,
+      });
+    }
+  });
+
   it('has a query without its school filter find only its own school’s rows, table by table', async () => {
     let foreignSeen = 0;
     for (const table of tables) {

@@ -51,24 +51,21 @@ export async function insertRun(
   db: Db,
   run: { schoolId: number; eventId: number; eventName: string; parents: number; startedBy: number },
 ): Promise<number | null> {
-  try {
-    const row = await db
-      .insertInto('load_test_runs')
-      .values({
-        school_id: run.schoolId,
-        // The school's own event (another school's fails the insert) and starter (another's is not kept).
-        event_id: idInSchool('events', run.eventId, run.schoolId),
-        event_name: run.eventName,
-        parents: run.parents,
-        started_by: idInSchool('users', run.startedBy, run.schoolId),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === '23505') return null;
-    throw error;
-  }
+  const row = await db
+    .insertInto('load_test_runs')
+    .values({
+      school_id: run.schoolId,
+      // The school's own event (another school's fails the insert) and starter (another's is not kept).
+      event_id: idInSchool('events', run.eventId, run.schoolId),
+      event_name: run.eventName,
+      parents: run.parents,
+      started_by: idInSchool('users', run.startedBy, run.schoolId),
+    })
+    // The running row of another rehearsal: no row, and no error to leave a caller's transaction aborted.
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 const runColumns = [
