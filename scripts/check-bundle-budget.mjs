@@ -17,19 +17,19 @@ const KB = 1024;
 export const PAGES = [
   {
     name: 'login (/auth/login)',
-    limitKb: 206,
+    limitKb: 148,
     goalKb: 170,
     modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
   },
   {
     name: 'booking link (/book/ptevent/{code}, /book/event/{code})',
-    limitKb: 253,
+    limitKb: 170,
     goalKb: 170,
     modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
   },
   {
     name: 'home (/home)',
-    limitKb: 251,
+    limitKb: 192,
     goalKb: 200,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
   },

@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { preactAliases } from './preact-aliases.ts';
 
 // zod compiles its parsers with new Function() and probes whether it may as each schema is built, at module
 // load (before any of our code runs). The CSP forbids eval, so that probe is a reported violation: switch
@@ -154,6 +155,7 @@ export default defineConfig({
         })
       : null,
   ],
+  resolve: { alias: preactAliases },
   // A placeholder nonce on every script, style and preload tag Vite emits, and a <meta property="csp-nonce">:
   // the server swaps in a fresh nonce per page (apps/server/src/plugins/security-headers.ts).
   html: { cspNonce: 'PARLEY_CSP_NONCE' },
@@ -168,11 +170,11 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // What every page runs first: React and the router, MUI's styling core (both stable across
-            // releases of the app, so they stay cached), and the app's shell.
+            // What every page runs first: Preact (in React's place) and the router, MUI's styling core (both
+            // stable across releases of the app, so they stay cached), and the app's shell.
             {
-              name: 'react',
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              name: 'preact',
+              test: /[\\/]node_modules[\\/](preact|react-router)[\\/]/,
               priority: 3,
             },
             {

@@ -1,3 +1,5 @@
+// First: React's behaviours that Preact lacks, in place before anything renders (decision 019).
+import './lib/preact-parity';
 import { lazy, type ReactNode, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useNavigate } from 'react-router';

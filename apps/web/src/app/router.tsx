@@ -1,8 +1,10 @@
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
+import { lazyComponent } from '../components/lazy-component';
 import { PageSkeleton } from '../components/page-skeleton';
 import { NotFoundPage } from '../features/placeholders/components/not-found-page';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page';
+import { onFirstGesture } from '../lib/first-gesture';
 import { RootGuard } from './root-guard';
 import { RouteErrorBoundary } from './route-error';
 import { type GuardInput, guardRoute } from './route-guard';
@@ -16,34 +18,6 @@ import { type LayoutId, ROUTES, type RouteEntry, type ScreenId } from './route-t
 
 /** Something whose chunk can be fetched ahead of its first render. */
 type Preloadable = { preload: () => Promise<unknown> };
-
-/**
- * A component whose module loads on first render, or earlier through preload(). Once loaded it renders
- * at once, without a suspended first pass (a page preloaded at start, a test that loaded them all).
- */
-function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>) {
-  let loaded: ComponentType<P> | undefined;
-  let loading: Promise<ComponentType<P>> | undefined;
-  const preload = () => {
-    loading ??= load().then(
-      (component) => {
-        loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        loading = undefined; // a failed download may be tried again
-        throw error;
-      },
-    );
-    return loading;
-  };
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  function Screen(props: P) {
-    const Loaded = loaded;
-    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
-  }
-  return Object.assign(Screen, { preload });
-}
 
 const AuthLayout = lazyComponent(() => import('./layouts/auth-layout').then((m) => m.AuthLayout));
 const MainLayout = lazyComponent(() => import('./layouts/main-layout').then((m) => m.MainLayout));
@@ -283,17 +257,6 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
-/** Runs after the next frame is drawn. */
-function afterPaint(run: () => void): void {
-  requestAnimationFrame(() => setTimeout(run, 0));
-}
-
-function whenIdle(run: () => void): void {
-  if (typeof window === 'undefined') return;
-  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3000 });
-  else setTimeout(run, 1000);
-}
-
 /**
  * Starts downloading the layout and screen of the page at this address (after the guard's redirects,
  * as the router will show it), so both chunks come in parallel with each other and with the session.
@@ -309,13 +272,14 @@ export function preloadPage(input: GuardInput): void {
         result.route && SCREEN_MODULES[result.route.screen]?.preload(),
       ]);
       page.catch(() => undefined);
-      // A login is followed by home: fetch it once the login page is up (its chunks in, a frame drawn, the
-      // browser idle), so signing in shows it at once without home's chunks competing with the login's own
-      // for a slow connection.
+      // A login is followed by home: fetch it once the person starts signing in (a key, a tap: typing an
+      // address takes longer than home's chunks on a slow connection), so signing in shows it at once,
+      // without home's chunks competing with the login's own, nor their start-up keeping a slow phone
+      // busy while the login page is still coming to life.
       if (result.route?.screen === 'login') {
         const home = { ...at, pathname: '/home', loggedIn: true };
         void page.then(
-          () => afterPaint(() => whenIdle(() => preloadPage(home))),
+          () => onFirstGesture(() => preloadPage(home)),
           () => undefined,
         );
       }

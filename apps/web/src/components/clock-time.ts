@@ -34,3 +34,14 @@ export function readClockTime(text: string): string | null {
 export function normaliseClockTime(text: string): string {
   return readClockTime(text) ?? text.trim();
 }
+
+/**
+ * Registration options (react-hook-form) of a time field: kept as HH:MM, and shown so once the person
+ * leaves the field ("1630" → "16:30"), since the field's text is what they check before saving.
+ */
+export const CLOCK_REGISTRATION = {
+  setValueAs: normaliseClockTime,
+  onBlur: (blur: { target: { value: string } }) => {
+    blur.target.value = normaliseClockTime(blur.target.value);
+  },
+};

@@ -23,11 +23,15 @@ function renderRefresh() {
   return screen.getByLabelText('Refresh');
 }
 
-/** A mouse pointing at the element (jsdom has no PointerEvent: a plain event with the pointer type). */
+/**
+ * A mouse pointing at the element, with the events a browser sends: `pointerover` (bubbling) and
+ * `pointerenter` (jsdom has no PointerEvent: plain events with the pointer type).
+ */
 async function pointAt(element: Element) {
-  const enter = new Event('pointerover', { bubbles: true });
-  Object.assign(enter, { pointerType: 'mouse' });
+  const over = Object.assign(new Event('pointerover', { bubbles: true }), { pointerType: 'mouse' });
+  const enter = Object.assign(new Event('pointerenter'), { pointerType: 'mouse' });
   await act(async () => {
+    element.dispatchEvent(over);
     element.dispatchEvent(enter);
   });
 }

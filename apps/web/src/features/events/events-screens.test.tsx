@@ -4,9 +4,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, type RecordedRequest, stubFetch } from '../../test-support/screen-fixtures';
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
+import { SectionDialog } from './components/section-dialog';
+import { eventDetail } from './event-fixtures';
 import { eventFormSchema } from './event-form';
 
 const TYPES: EventTypeItem[] = [
@@ -23,7 +26,10 @@ function wrap(children: ReactNode) {
   );
 }
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('add event dialog (spec §2, §4, §5)', () => {
   it('is titled "New event", presets "Parent teacher" and keeps Create disabled until valid', async () => {
@@ -89,5 +95,25 @@ describe('disabled event notice (spec §4)', () => {
     expect(disabledNoticeFor({ status: 1 })).toBeNull();
     render(<DisabledNotice event={{ status: 1 }} />);
     expect(screen.queryByText(text)).toBeNull();
+  });
+});
+
+describe('section dialog (spec §4)', () => {
+  it('shows a time typed without its colon as the 24-hour clock shows it, once the field is left', async () => {
+    const requests: RecordedRequest[] = [];
+    stubFetch(
+      (path) => (path === '/api/users/teachers' ? () => json(200, { items: [] }) : undefined),
+      () => requests,
+    );
+    wrap(<SectionDialog event={eventDetail()} section={null} open onClose={() => {}} />);
+    const start = (await screen.findByRole('textbox', { name: /^Start/ })) as HTMLInputElement;
+    fireEvent.change(start, { target: { value: '1630' } });
+    expect(start.value).toBe('1630');
+    fireEvent.blur(start);
+    await waitFor(() => expect(start.value).toBe('16:30'));
+    // Not a time: left as typed, for the person to see and mend.
+    fireEvent.change(start, { target: { value: '4pm' } });
+    fireEvent.blur(start);
+    await waitFor(() => expect(start.value).toBe('4pm'));
   });
 });

@@ -27,7 +27,9 @@ const device = vi.hoisted(() => ({
   },
 }));
 
-vi.mock('@capacitor/core', () => ({
+// The plugins' ES builds register themselves through the real registerPlugin.
+vi.mock('@capacitor/core', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@capacitor/core')>()),
   Capacitor: { isNativePlatform: () => true, getPlatform: () => 'android' },
 }));
 vi.mock('@ebarooni/capacitor-calendar', () => ({

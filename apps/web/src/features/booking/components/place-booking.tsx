@@ -5,7 +5,6 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   BOOKING_TEXT,
@@ -16,6 +15,7 @@ import {
 } from '@parley/domain/booking';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { NativeSelectField } from '../../../components/native-select-field';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { afterBookingChange, type BookingAccess, updateGownSize } from '../api';
@@ -119,8 +119,7 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
     <SectionCard title={editing ? BOOKING_UI.change : BOOKING_UI.book}>
       <Stack spacing={2}>
         {!asStudent && childList.length > 1 ? (
-          <TextField
-            select
+          <NativeSelectField
             id={ids.child}
             size="small"
             label={BOOKING_UI.bookingFor}
@@ -132,7 +131,7 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
               setResult(null);
               setForm(initialPlaceForm(null, event.guestCountOptions, placeSections(page.grid, null)));
             }}
-            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+            slotProps={{ inputLabel: { shrink: true } }}
             sx={{ maxWidth: 320 }}
           >
             {childList.map((child) => (
@@ -140,7 +139,7 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
                 {child.name}
               </option>
             ))}
-          </TextField>
+          </NativeSelectField>
         ) : null}
 
         {result ? (
@@ -214,14 +213,13 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
             {withGuests || needsGown ? (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
                 {withGuests ? (
-                  <TextField
-                    select
+                  <NativeSelectField
                     id={ids.guests}
                     size="small"
                     label={BOOKING_UI.guests}
                     value={String(form.guests)}
                     onChange={(change) => setForm({ ...form, guests: Number(change.target.value) })}
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                    slotProps={{ inputLabel: { shrink: true } }}
                     sx={{ minWidth: 140 }}
                   >
                     {event.guestCountOptions.map((count) => (
@@ -229,17 +227,16 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
                         {count}
                       </option>
                     ))}
-                  </TextField>
+                  </NativeSelectField>
                 ) : null}
                 {needsGown ? (
-                  <TextField
-                    select
+                  <NativeSelectField
                     id={ids.gown}
                     size="small"
                     label={BOOKING_UI.gownSize}
                     value={form.gownSize ?? ''}
                     onChange={(change) => setForm({ ...form, gownSize: change.target.value || null })}
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                    slotProps={{ inputLabel: { shrink: true } }}
                     sx={{ minWidth: 160 }}
                   >
                     <option value="" />
@@ -248,7 +245,7 @@ export function PlaceBooking({ access, page, viewer, childList, changeRequest, o
                         {option.name}
                       </option>
                     ))}
-                  </TextField>
+                  </NativeSelectField>
                 ) : null}
               </Box>
             ) : null}

@@ -8,7 +8,8 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import { BOOKING_TEXT, type BookingPage, type BookingResult, type MyBooking } from '@parley/domain/booking';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import type { BookingAccess } from '../api';
 import { BOOKING_UI } from '../booking-text';
@@ -16,7 +17,14 @@ import { type BookingChildRef, initialSelection, selectedItems, withAppointment 
 import { columnKey } from '../times-grid';
 import { ConfirmationStep } from './confirmation-step';
 import { ChildrenStep, TeachersStep } from './pt-choice-steps';
-import { type TimesMode, TimesStep } from './times-step';
+import type { TimesMode } from './times-step';
+
+// The times step (the grid, its table and tabs, the arrange form: some 15 KB gzipped) is not needed to
+// choose children and teachers: its chunk is fetched while those steps are shown (decision 019).
+const TimesStep = lazyComponent(() => import('./times-step').then((m) => m.TimesStep));
+
+/** The times step's chunk, fetched ahead (the flow does it on mount; screen tests before they start). */
+export const preloadTimesStep = () => TimesStep.preload();
 
 type StepId = 'children' | 'teachers' | 'times' | 'done';
 
@@ -63,6 +71,10 @@ export function PtBookingFlow({ access, page, childList, changeRequest, onCancel
     }
   }
 
+  useEffect(() => {
+    void TimesStep.preload().catch(() => undefined); // tried again when the step is opened
+  }, []);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the flow's top when the step or change request moves
   useEffect(() => {
     top.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
@@ -107,20 +119,22 @@ export function PtBookingFlow({ access, page, childList, changeRequest, onCancel
             <TeachersStep page={page} childList={childList} selection={selection} onChange={setSelection} />
           ) : null}
           {step === 'times' ? (
-            <TimesStep
-              key={times.nonce}
-              access={access}
-              page={page}
-              items={items}
-              childList={childList}
-              initialMode={times.mode}
-              initialChanging={times.changing}
-              onBooked={(booked) => {
-                setResult(booked);
-                go('done');
-              }}
-              onCancel={onCancel}
-            />
+            <Suspense fallback={null}>
+              <TimesStep
+                key={times.nonce}
+                access={access}
+                page={page}
+                items={items}
+                childList={childList}
+                initialMode={times.mode}
+                initialChanging={times.changing}
+                onBooked={(booked) => {
+                  setResult(booked);
+                  go('done');
+                }}
+                onCancel={onCancel}
+              />
+            </Suspense>
           ) : null}
           {step === 'done' && result && page.viewer ? (
             <ConfirmationStep

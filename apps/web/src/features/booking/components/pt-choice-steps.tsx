@@ -5,10 +5,10 @@ import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { BookingPage } from '@parley/domain/booking';
 import { useId } from 'react';
+import { NativeSelectField } from '../../../components/native-select-field';
 import { BOOKING_UI } from '../booking-text';
 import {
   addableTeachers,
@@ -109,8 +109,7 @@ function ChildTeachers({
         ))}
       </FormGroup>
       {addable.length > 0 ? (
-        <TextField
-          select
+        <NativeSelectField
           id={addId}
           size="small"
           label={BOOKING_UI.addTeacher}
@@ -120,7 +119,7 @@ function ChildTeachers({
             const teacherId = Number(event.target.value);
             if (teacherId > 0) onChange(addTeacher(page, selection, child.id, teacherId, limit));
           }}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          slotProps={{ inputLabel: { shrink: true } }}
           sx={{ mt: 1, minWidth: 240, maxWidth: '100%' }}
         >
           <option value="" />
@@ -131,7 +130,7 @@ function ChildTeachers({
                 : teacher.name}
             </option>
           ))}
-        </TextField>
+        </NativeSelectField>
       ) : null}
     </Box>
   );

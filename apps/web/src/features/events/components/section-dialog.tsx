@@ -19,7 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 // Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020).
-import { CLOCK_INPUT, normaliseClockTime } from '../../../components/clock-time';
+import { CLOCK_INPUT, CLOCK_REGISTRATION } from '../../../components/clock-time';
 import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
@@ -101,18 +101,14 @@ function TeacherRanges({
             {EVENTS_TEXT.unavailable}
           </Typography>
           <TextField
-            {...register(`teachers.${index}.unavailable.${rangeIndex}.start`, {
-              setValueAs: normaliseClockTime,
-            })}
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.start`, CLOCK_REGISTRATION)}
             size="small"
             label={EVENTS_TEXT.start}
             {...rangeInput}
             sx={{ flex: '1 1 0', minWidth: 0 }}
           />
           <TextField
-            {...register(`teachers.${index}.unavailable.${rangeIndex}.end`, {
-              setValueAs: normaliseClockTime,
-            })}
+            {...register(`teachers.${index}.unavailable.${rangeIndex}.end`, CLOCK_REGISTRATION)}
             size="small"
             label={EVENTS_TEXT.end}
             {...rangeInput}
@@ -202,14 +198,14 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
               slotProps={{ inputLabel: { shrink: true } }}
             />
             <FormTextField
-              registration={register('start', { setValueAs: normaliseClockTime })}
+              registration={register('start', CLOCK_REGISTRATION)}
               label={EVENTS_TEXT.start}
               required
               error={errors.start?.message}
               {...CLOCK_INPUT}
             />
             <FormTextField
-              registration={register('end', { setValueAs: normaliseClockTime })}
+              registration={register('end', CLOCK_REGISTRATION)}
               label={EVENTS_TEXT.end}
               required
               error={errors.end?.message}
