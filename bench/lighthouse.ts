@@ -4,9 +4,9 @@
 // each from a cold cache; prints every run and the median, and exits 1 when a median misses its goal.
 // Drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); never downloads a browser.
 //   npm run build && npm run bench:lighthouse            (RUNS=5 for more runs, WEB_DIST for another build,
-//   PAGES=booking for the pages whose name contains a word)
+//   PAGES=booking for the pages whose name contains a word, REPORTS=dir to keep each run's report as JSON)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const ONLY = process.env.PAGES?.split(',').filter(Boolean);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const WEB_DIST = resolve(process.env.WEB_DIST ?? 'apps/web/dist');
+const REPORTS = process.env.REPORTS;
 const PASSWORD = 'lighthouse bench password';
 
 /** The issue's goals: scores out of 100, times in ms. */
@@ -225,6 +226,11 @@ async function measure(port: number, url: string, keepStorage: boolean): Promise
   const result = await lighthouse(url, flags);
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  if (REPORTS) {
+    mkdirSync(REPORTS, { recursive: true });
+    const name = `${new URL(url).pathname.split('/')[1] || 'root'}-${Date.now()}.json`;
+    writeFileSync(join(REPORTS, name), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;

@@ -196,3 +196,45 @@ describe('page preloads', () => {
     await app.close();
   });
 });
+
+describe('prerendered pages', () => {
+  it('answers the login page and a booking link with their prerendered document, with a fresh nonce', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'parley-dist-'));
+    const page = (body: string) =>
+      `<html><head><script nonce="${CSP_NONCE_PLACEHOLDER}">x()</script><style nonce="${CSP_NONCE_PLACEHOLDER}"></style></head><body>${body}</body></html>`;
+    writeFileSync(join(dist, 'index.html'), page('<div id="root"></div>'));
+    mkdirSync(join(dist, '.prerendered'));
+    writeFileSync(
+      join(dist, '.prerendered', 'login.html'),
+      page('<div id="root" data-prerendered>login</div>'),
+    );
+    writeFileSync(
+      join(dist, '.prerendered', 'book-ptevent.html'),
+      page('<div id="root" data-prerendered>booking</div>'),
+    );
+    const app = Fastify();
+    await registerWebApp(app, dist);
+    await app.ready();
+    const body = async (url: string) => {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const nonces = [...res.body.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]);
+      expect(nonces).toHaveLength(2);
+      expect(nonces[0]).toMatch(/^[A-Za-z0-9+/=]{24}$/);
+      expect(nonces[1]).toBe(nonces[0]);
+      return /<body>(.*)<\/body>/.exec(res.body)?.[1];
+    };
+    expect(await body('/auth/login')).toBe('<div id="root" data-prerendered>login</div>');
+    expect(await body('/auth/login?returnTo=%2Fevents')).toBe('<div id="root" data-prerendered>login</div>');
+    expect(await body('/book/ptevent/ABCDEF?link=x.y')).toBe('<div id="root" data-prerendered>booking</div>');
+    // No prerendered document (a build without it, or not yet written): index.html.
+    expect(await body('/book/event/ABCDEF')).toBe('<div id="root"></div>');
+    expect(await body('/home')).toBe('<div id="root"></div>');
+    expect(await body('/auth/register')).toBe('<div id="root"></div>');
+    expect(await body('/login')).toBe('<div id="root"></div>'); // the app's redirect to /auth/login
+    // Only ever as a page, with its nonce: the file itself is not served.
+    expect((await app.inject({ url: '/.prerendered/login.html' })).statusCode).toBe(404);
+    await app.close();
+  });
+});

@@ -27,25 +27,42 @@ export function cacheControlFor(file: string): string {
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
 /**
- * The layout and screen chunks of the pages a parent opens from a mail or a bookmark (the budgeted pages
- * of scripts/check-bundle-budget.mjs). The app would find them only once its entry has run; named in the
- * page they download beside the entry instead, one round trip sooner (decision 019).
+ * The pages a parent opens from a mail or a bookmark (the budgeted pages of scripts/check-bundle-budget.mjs):
+ * their layout and screen chunks, which the app would find only once its entry has run, are named in the
+ * page so they download beside the entry, one round trip sooner; and the login page and booking links are
+ * answered with their prerendered document (scripts/prerender.mjs), painted before any script runs
+ * (decision 019).
  */
-const PAGE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
-  [
-    /^\/book\/(ptevent|event)\/[^/]+\/?$/,
-    ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
-  ],
-  [
-    /^\/(auth\/)?login\/?$/,
-    ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
-  ],
-  [/^\/home\/?$/, ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx']],
+const PAGES: ReadonlyArray<{ path: RegExp; modules: readonly string[]; prerendered?: string }> = [
+  {
+    path: /^\/book\/ptevent\/[^/]+\/?$/,
+    modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
+    prerendered: 'book-ptevent',
+  },
+  {
+    path: /^\/book\/event\/[^/]+\/?$/,
+    modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
+    prerendered: 'book-event',
+  },
+  // /login only redirects there: the app, not a prerendered page, must answer it.
+  {
+    path: /^\/auth\/login\/?$/,
+    modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
+    prerendered: 'login',
+  },
+  {
+    path: /^\/login\/?$/,
+    modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
+  },
+  {
+    path: /^\/home\/?$/,
+    modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
+  },
 ];
 
 /** The JavaScript files a page needs beyond the entry's own (which index.html names already). */
 export function pagePreloads(manifest: Manifest, path: string): string[] {
-  const modules = PAGE_MODULES.find(([pattern]) => pattern.test(path))?.[1];
+  const modules = PAGES.find((page) => page.path.test(path))?.modules;
   if (!modules) return [];
   const closure = (keys: readonly string[]) => {
     const seen = new Set<string>();
@@ -121,9 +138,20 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       return building(reply);
     }
     const path = request.url.split('?')[0] ?? '';
-    const hints = pagePreloads(await manifest(html), path)
+    const modules = await manifest(html);
+    const prerendered = PAGES.find((page) => page.path.test(path))?.prerendered;
+    if (prerendered) {
+      // Written after the browser build: until then (or without it) the page is index.html.
+      html = await readFile(resolve(root, '.prerendered', `${prerendered}.html`), 'utf8').catch(() => html);
+    }
+    // A prerendered page is painted from its HTML: its scripts come after (at low priority).
+    const priority = html.includes('<link rel="modulepreload" fetchpriority="low" ')
+      ? ' fetchpriority="low"'
+      : '';
+    const hints = pagePreloads(modules, path)
       .map(
-        (file) => `<link rel="modulepreload" crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
+        (file) =>
+          `<link rel="modulepreload"${priority} crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
       )
       .join('');
     if (hints) html = html.replace('</head>', `${hints}</head>`);

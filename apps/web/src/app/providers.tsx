@@ -12,9 +12,12 @@ import { createAppTheme } from './theme';
 // Emotion writes MUI's styles into <style> tags, which the strict CSP (style-src with a nonce, no
 // 'unsafe-inline') blocks unless they carry this page's nonce: the server puts a fresh one into
 // <meta property="csp-nonce"> of every page (the browser hides the attribute; the property keeps it).
-const emotionCache = createCache({
+// Prerendering at build time (import.meta.env.SSR) reads the styles back as text (written as text nodes)
+// and emotion's names for them from the cache (apps/web/src/prerender.tsx).
+export const emotionCache = createCache({
   key: 'css',
   nonce: document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined,
+  speedy: import.meta.env.SSR ? false : undefined,
 });
 
 function ThemedApp({ mode, children }: { mode: ColorMode; children: ReactNode }) {

@@ -260,8 +260,9 @@ export const appRoutes: RouteObject[] = [
 /**
  * Starts downloading the layout and screen of the page at this address (after the guard's redirects,
  * as the router will show it), so both chunks come in parallel with each other and with the session.
+ * Settles once both are in (a prerendered page waits for that before the app renders over it).
  */
-export function preloadPage(input: GuardInput): void {
+export function preloadPage(input: GuardInput): Promise<unknown> {
   let at = { ...input };
   for (let hops = 0; hops < 3; hops++) {
     const result = guardRoute(at);
@@ -279,15 +280,16 @@ export function preloadPage(input: GuardInput): void {
       if (result.route?.screen === 'login') {
         const home = { ...at, pathname: '/home', loggedIn: true };
         void page.then(
-          () => onFirstGesture(() => preloadPage(home)),
+          () => onFirstGesture(() => void preloadPage(home)),
           () => undefined,
         );
       }
-      return;
+      return page;
     }
     const next = new URL(result.to, 'http://x');
     at = { ...at, pathname: next.pathname, search: next.search, hash: next.hash };
   }
+  return Promise.resolve();
 }
 
 /** Every layout and screen, loaded: screen tests render at once, as the app does once a chunk is in. */

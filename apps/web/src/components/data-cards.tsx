@@ -84,7 +84,7 @@ export function DataCards<T>({
       ) : null}
       <PullToRefresh onRefresh={onRefresh}>
         {rows === undefined ? (
-          <Stack spacing={1} aria-busy="true" aria-label={LIST_TEXT.loading}>
+          <Stack spacing={1} role="status" aria-busy="true" aria-label={LIST_TEXT.loading}>
             {Array.from({ length: 5 }, (_, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cards have no identity
               <Skeleton key={index} variant="rounded" height={88} />

@@ -54,7 +54,12 @@ function accessors<T>(columns: DataColumn<T>[], nameOf: (row: T) => string) {
 
 export function TableSkeleton() {
   return (
-    <Box sx={{ minHeight: TABLE_SKELETON_MIN_HEIGHT }} aria-busy="true" aria-label={LIST_TEXT.loading}>
+    <Box
+      sx={{ minHeight: TABLE_SKELETON_MIN_HEIGHT }}
+      role="status"
+      aria-busy="true"
+      aria-label={LIST_TEXT.loading}
+    >
       <Skeleton variant="rounded" height={40} sx={{ mb: 1 }} />
       {Array.from({ length: 9 }, (_, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity

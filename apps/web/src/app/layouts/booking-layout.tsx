@@ -31,7 +31,8 @@ export function BookingLayout() {
     <>
       <GlobalProgress active={loadingAuth} />
       <AppBar position="sticky" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Toolbar variant={isMobile ? 'dense' : 'regular'} sx={{ gap: 1 }}>
+        {/* Dense on a phone by CSS, not by the JS media query: the prerendered page has the same height. */}
+        <Toolbar variant="dense" sx={{ gap: 1, minHeight: { md: 64 } }}>
           <Typography component="div" variant="h6" noWrap sx={{ flexGrow: 1, fontWeight: 700 }}>
             {heading}
           </Typography>

@@ -120,7 +120,7 @@ export function MyEvents({ data, roles, onRefresh, refreshing }: Props) {
     body = <Alert severity="warning">{MY_EVENTS_TEXT.roleMissing}</Alert>;
   } else if (items === undefined) {
     body = (
-      <Stack spacing={1} aria-busy="true" aria-label={MY_EVENTS_UI.loading}>
+      <Stack spacing={1} role="status" aria-busy="true" aria-label={MY_EVENTS_UI.loading}>
         <Skeleton variant="rounded" height={120} />
         <Skeleton variant="rounded" height={120} />
       </Stack>

@@ -1,0 +1,238 @@
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { type ReactNode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { useForm } from 'react-hook-form';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  isPrerendered,
+  PRERENDERED,
+  PRERENDERED_STALE,
+  prerenderedDocument,
+  takeOverPrerendered,
+} from './prerendered';
+
+/** A form with a field of react-hook-form's (uncontrolled) and a controlled one. */
+function SignIn({ tone = 'dark' }: { tone?: string }) {
+  const { register, watch } = useForm({ defaultValues: { email: '' } });
+  const [note, setNote] = useState('');
+  return (
+    <form className={tone}>
+      <input aria-label="Email" type="email" {...register('email')} />
+      <textarea aria-label="Note" value={note} onChange={(event) => setNote(event.target.value)} />
+      <output aria-label="Typed">{`${watch('email')}|${note}`}</output>
+    </form>
+  );
+}
+
+/** A page as the build prerenders it: the app's markup in a marked #root, its styles marked too. */
+function prerendered(app: ReactNode): HTMLElement {
+  const scratch = document.createElement('div');
+  const root = createRoot(scratch);
+  root.render(app);
+  const html = scratch.innerHTML;
+  root.unmount();
+  const container = document.createElement('div');
+  container.id = 'root';
+  container.setAttribute(PRERENDERED, '');
+  container.innerHTML = html;
+  document.body.append(container);
+  const style = document.createElement('style');
+  style.setAttribute(PRERENDERED, '');
+  document.head.append(style);
+  return container;
+}
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  for (const script of document.head.querySelectorAll('script')) script.remove();
+  document.body.innerHTML = '';
+  document.documentElement.classList.remove(PRERENDERED_STALE);
+});
+
+describe('takeOverPrerendered', () => {
+  it('keeps the prerendered elements, what was typed into them and the focus, and the form state has it', async () => {
+    const container = prerendered(<SignIn />);
+    expect(isPrerendered(container)).toBe(true);
+    document.documentElement.classList.add(PRERENDERED_STALE);
+    const email = screen.getByLabelText<HTMLInputElement>('Email');
+    const note = screen.getByLabelText<HTMLTextAreaElement>('Note');
+    email.value = 'pat@example.org';
+    note.value = 'Running late';
+    note.focus();
+
+    await takeOverPrerendered(container, Promise.resolve(), <SignIn />);
+
+    expect(screen.getByLabelText('Email')).toBe(email);
+    expect(screen.getByLabelText('Note')).toBe(note);
+    expect(email.value).toBe('pat@example.org');
+    expect(note.value).toBe('Running late');
+    expect(document.activeElement).toBe(note);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Typed').textContent).toBe('pat@example.org|Running late'),
+    );
+    expect(isPrerendered(container)).toBe(false);
+    expect(document.querySelector(`style[${PRERENDERED}]`)).toBeNull();
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+  });
+
+  it('corrects what the first render draws otherwise (another theme), on the same elements', async () => {
+    const container = prerendered(<SignIn tone="dark" />);
+    const form = container.querySelector('form');
+    await takeOverPrerendered(container, Promise.resolve(), <SignIn tone="light" />);
+    expect(container.querySelector('form')).toBe(form);
+    expect(form?.className).toBe('light');
+    expect(container.querySelectorAll('form')).toHaveLength(1);
+  });
+
+  it("renders once the page's chunks are in, and anyway when one failed to load", async () => {
+    const container = prerendered(<SignIn />);
+    let loaded: () => void = () => {};
+    const taking = takeOverPrerendered(
+      container,
+      new Promise<void>((resolve) => (loaded = resolve)),
+      <SignIn />,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(isPrerendered(container)).toBe(true);
+    loaded();
+    await taking;
+    expect(isPrerendered(container)).toBe(false);
+
+    const again = prerendered(<SignIn />);
+    await takeOverPrerendered(again, Promise.reject(new Error('offline')), <SignIn />);
+    expect(isPrerendered(again)).toBe(false);
+  });
+});
+
+/** A toggle and a form: what a tap or an Enter before the app runs would reach. */
+function Toggle() {
+  const [on, setOn] = useState(false);
+  const [sent, setSent] = useState(0);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        setSent((count) => count + 1);
+      }}
+    >
+      <input aria-label="Code" />
+      <button type="button" onClick={() => setOn((value) => !value)}>
+        {on ? 'Dark mode' : 'Light mode'}
+      </button>
+      <a href="#elsewhere">Elsewhere</a>
+      <output aria-label="Sent">{sent}</output>
+    </form>
+  );
+}
+
+/** index.html as the build writes it, reduced to what a prerendered page changes. */
+const TEMPLATE =
+  '<html><head><meta property="csp-nonce" nonce="N">' +
+  '<script type="module" crossorigin src="/assets/index-AAAAAAAA.js" nonce="N"></script></head>' +
+  '<body><div id="root"></div></body></html>';
+const PAGE = {
+  takeOver: 'at-once' as const,
+  markup: '<p>Hi</p>',
+  styles: { names: ['abc', 'def'], css: '.css-abc{color:red}' },
+  globalCss: '',
+};
+
+/** Runs the page's inline script, as the browser does before the body (jsdom runs no scripts itself). */
+function runHeadScript() {
+  const script =
+    /<script nonce="N">([\s\S]*?)<\/script>/.exec(prerenderedDocument(TEMPLATE, PAGE))?.[1] ?? '';
+  new Function(script)();
+}
+
+describe("the prerendered page's inline script", () => {
+  it("keeps a tap on a button and an Enter for the app, blocks the browser's own submit, leaves links alone", async () => {
+    const container = prerendered(<Toggle />);
+    runHeadScript();
+    const tap = new MouseEvent('click', { bubbles: true, cancelable: true });
+    screen.getByRole('button', { name: 'Light mode' }).dispatchEvent(tap);
+    expect(tap.defaultPrevented).toBe(true);
+    const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    screen.getByLabelText('Code').dispatchEvent(enter);
+    expect(enter.defaultPrevented).toBe(true);
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    container.querySelector('form')?.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    const follow = new MouseEvent('click', { bubbles: true, cancelable: true });
+    screen.getByRole('link', { name: 'Elsewhere' }).dispatchEvent(follow);
+    expect(follow.defaultPrevented).toBe(false);
+
+    await takeOverPrerendered(container, Promise.resolve(), <Toggle />);
+    // The early tap and Enter, given to the app: the toggle toggled once, the form was sent once.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dark mode' })).toBeTruthy());
+    expect(screen.getByLabelText('Sent').textContent).toBe('1');
+    const later = new MouseEvent('click', { bubbles: true, cancelable: true });
+    screen.getByRole('button', { name: 'Dark mode' }).dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Light mode' })).toBeTruthy());
+  });
+
+  it('takes a page that waits for a gesture over at the first tap or key, and at once when stale', async () => {
+    const container = prerendered(<Toggle />);
+    container.setAttribute(PRERENDERED, 'on-gesture');
+    runHeadScript();
+    const taking = takeOverPrerendered(container, Promise.resolve(), <Toggle />);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isPrerendered(container)).toBe(true);
+    window.dispatchEvent(new Event('pointerdown'));
+    await taking;
+    expect(isPrerendered(container)).toBe(false);
+
+    cleanup();
+    document.body.innerHTML = '';
+    const stale = prerendered(<Toggle />);
+    stale.setAttribute(PRERENDERED, 'on-gesture');
+    document.documentElement.classList.add(PRERENDERED_STALE); // hidden: the app must show its own page
+    await takeOverPrerendered(stale, Promise.resolve(), <Toggle />);
+    expect(isPrerendered(stale)).toBe(false);
+  });
+
+  it('hides the page from a visitor with a session or the light theme, until the app takes over', () => {
+    runHeadScript();
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    localStorage.setItem('theme', 'light');
+    runHeadScript();
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
+    document.documentElement.classList.remove(PRERENDERED_STALE);
+    localStorage.clear();
+    localStorage.setItem('ACCESS_TOKEN', 'token');
+    runHeadScript();
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
+  });
+
+  it('starts the app once the page has been painted, its entry preloaded meanwhile', async () => {
+    const html = prerenderedDocument(TEMPLATE, {
+      ...PAGE,
+      styles: { ...PAGE.styles, css: 'p::after{content:"</style>"}' },
+      globalCss: 'body{margin:0}',
+    });
+    expect(html).not.toContain('<script type="module"');
+    expect(html).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/index-AAAAAAAA.js" nonce="N">',
+    );
+    // The components' styles under emotion's names, which the app's emotion takes as already written.
+    expect(html).toContain(
+      '<style data-emotion="css abc def" nonce="N">p::after{content:"<\\/style>"}</style>',
+    );
+    expect(html).toContain(`<style ${PRERENDERED} nonce="N">.${PRERENDERED_STALE} #root{visibility:hidden}`);
+    expect(html).toContain('body{margin:0}</style>');
+    expect(html).toContain(`<div id="root" ${PRERENDERED}="at-once"><p>Hi</p></div>`);
+    expect(() => prerenderedDocument('<html></html>', PAGE)).toThrow();
+
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    for (const script of document.head.querySelectorAll('script')) script.remove(); // the tests' before
+    runHeadScript();
+    expect(document.querySelector('script[type="module"]')).toBeNull();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const entry = document.querySelectorAll<HTMLScriptElement>('script[type="module"]');
+    expect(entry).toHaveLength(1);
+    expect(entry[0]?.getAttribute('src')).toBe('/assets/index-AAAAAAAA.js');
+    expect(entry[0]?.nonce).toBe('N');
+    entry[0]?.remove();
+  });
+});

@@ -1,0 +1,184 @@
+// A page prerendered at build time (scripts/prerender.mjs, decision 019): the login page and the booking
+// link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. The app
+// then renders over that markup (Preact reuses the elements it finds, so nothing is drawn twice) and takes
+// over what the visitor did meanwhile: the text typed, the field in focus.
+import { STORAGE_KEYS } from '@parley/domain/constants';
+import { type ComponentChild, render } from 'preact';
+import type { ReactNode } from 'react';
+import { onFirstGesture } from '../lib/first-gesture';
+
+/** The marker on #root of a prerendered page, and on the <style> that carries its styles. */
+export const PRERENDERED = 'data-prerendered';
+/**
+ * The class a prerendered page's inline script puts on <html> when the markup is not what this visitor
+ * will see (a stored session or light theme): the page then stays blank until the app renders, as an
+ * unprerendered one does, rather than showing a form that is about to change.
+ */
+export const PRERENDERED_STALE = 'prerendered-stale';
+
+/** What the page's inline script keeps until the app takes over (see prerenderedDocument). */
+type Early = {
+  /** Taps on buttons, and Enter in a form's field, in the order they came. */
+  acts: HTMLElement[];
+  listeners: Record<'click' | 'submit' | 'keydown', (event: Event) => void>;
+};
+const EARLY = '__parleyPrerendered';
+
+/**
+ * When the app takes a prerendered page over: at once (a booking link: its content comes from the API), or
+ * at the visitor's first gesture on the page (the login form, complete as it is). Taking over costs a
+ * slow phone half a second of work; on a page that needs nothing until it is used, that half second is
+ * better spent when it is, and the page shows and scrolls meanwhile.
+ */
+export type TakeOver = 'at-once' | 'on-gesture';
+/**
+ * The gestures that start a page's takeover: a tap, a key, a field typed into (autofill, a script). Not a
+ * focus alone: a window given the focus back can move it without the visitor.
+ */
+const TAKE_OVER_GESTURES = ['pointerdown', 'keydown', 'input'] as const;
+
+/** A page as the build renders it (apps/web/src/prerender.tsx): its markup and the styles it uses. */
+export type PrerenderedPage = {
+  takeOver: TakeOver;
+  markup: string;
+  /** The components' styles, with emotion's names for them: the app's emotion takes them over as its own. */
+  styles: { names: string[]; css: string };
+  /** The global styles (CssBaseline's), which the app writes again: dropped when it takes over. */
+  globalCss: string;
+};
+
+/**
+ * The built index.html with the page in #root and its styles, and an inline script run before the body is
+ * parsed. The script hides the page from a visitor who will see another one (a stored session or light
+ * theme); starts the app only once the page has been painted (its chunks download meanwhile: the entry
+ * becomes a preload), so neither a slow phone nor a warm cache ever holds the first paint back; and until
+ * the app takes over it holds back what the markup alone would do wrong: a tap on a button, or Enter in a
+ * form's field (kept, and given to the app once it runs: a theme toggle tapped early still toggles, an
+ * Enter still signs in), and the browser's own submit (which would put the typed email and password into
+ * the address). Links work as plain links.
+ * Inline tags carry the build's nonce placeholder, which the server replaces per answer.
+ */
+/**
+ * Hidden while prerendered: the whole page from a visitor who will see another one, and the progress bar
+ * (nothing is loading that the visitor waits for: the page is all there).
+ */
+const PRERENDERED_CSS = `.${PRERENDERED_STALE} #root{visibility:hidden}#root[${PRERENDERED}] [role=progressbar]{display:none}`;
+
+export function prerenderedDocument(template: string, page: PrerenderedPage): string {
+  const nonce = /property="csp-nonce" nonce="([^"]+)"/.exec(template)?.[1];
+  const entry = /<script type="module" crossorigin src="([^"]+)" nonce="[^"]+"><\/script>/.exec(template);
+  if (!nonce || !entry?.[1] || !template.includes('<div id="root"></div>')) {
+    throw new Error('index.html is not as the build writes it');
+  }
+  const text = JSON.stringify;
+  const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0;
+try{var s=localStorage;if(s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light")d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
+function start(){if(started++)return;var m=d.createElement("script");m.type="module";m.crossOrigin="anonymous";m.nonce=${text(nonce)};m.src=${text(entry[1])};d.head.appendChild(m)}
+requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000);
+function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
+l.click=function(e){var b=e.target.closest&&e.target.closest("button");if(b&&early(e)){e.preventDefault();q.acts.push(b)}};
+l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
+l.submit=function(e){if(early(e))e.preventDefault()};
+for(var k in l)d.addEventListener(k,l[k],true)})()`;
+  const css = (styles: string) => styles.replaceAll('</', '<\\/');
+  const head =
+    `<script nonce="${nonce}">${script}</script>` +
+    `<style ${PRERENDERED} nonce="${nonce}">${PRERENDERED_CSS}${css(page.globalCss)}</style>` +
+    `<style data-emotion="css ${page.styles.names.join(' ')}" nonce="${nonce}">${css(page.styles.css)}</style>`;
+  // The page's scripts download after what paints it: low priority, their own preloads included.
+  return template
+    .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
+    .replace(
+      entry[0],
+      `<link rel="modulepreload" fetchpriority="low" crossorigin href="${entry[1]}" nonce="${nonce}">`,
+    )
+    .replace('</head>', `${head}</head>`)
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root" ${PRERENDERED}="${page.takeOver}">${page.markup}</div>`,
+    );
+}
+
+type TextBox = HTMLInputElement | HTMLTextAreaElement;
+type Typed = { box: TextBox; value: string; selection: [number | null, number | null] };
+
+const TEXT_TYPES = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number']);
+
+/** What the visitor typed into the prerendered fields (a slow phone may take seconds to run the app). */
+function typedInto(container: HTMLElement): Typed[] {
+  const boxes = [...container.querySelectorAll<TextBox>('input, textarea')].filter(
+    (box) => box instanceof HTMLTextAreaElement || TEXT_TYPES.has(box.type),
+  );
+  return boxes
+    .filter((box) => box.value !== box.defaultValue)
+    .map((box) => ({ box, value: box.value, selection: [box.selectionStart, box.selectionEnd] }));
+}
+
+function afterNextPaint(run: () => void) {
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
+export function isPrerendered(container: HTMLElement): boolean {
+  return container.hasAttribute(PRERENDERED);
+}
+
+/**
+ * Renders the app over the prerendered markup once the page's own chunks are in (a first render without
+ * them would replace the page by its loading state), then drops the prerendered styles (the app's own are
+ * in by then: they are written as it renders) and gives each typed value back to its field, as if typed
+ * now, so the form's state has it. Preact's own render, not compat's createRoot: that one empties the
+ * container first, as React does; this one keeps each element it can use and corrects its attributes and
+ * text, so a first render that differs (another theme, reduced motion) still comes out right.
+ */
+export async function takeOverPrerendered(
+  container: HTMLElement,
+  pageLoaded: Promise<unknown>,
+  app: ReactNode,
+): Promise<void> {
+  const early = (window as { [EARLY]?: Early })[EARLY];
+  const used =
+    container.contains(document.activeElement) ||
+    typedInto(container).length > 0 ||
+    Boolean(early?.acts.length);
+  const onGesture =
+    container.getAttribute(PRERENDERED) === 'on-gesture' &&
+    !document.documentElement.classList.contains(PRERENDERED_STALE) &&
+    !used;
+  await Promise.all([
+    // A chunk that failed to load: the app renders anyway and shows its own error.
+    pageLoaded.catch(() => undefined),
+    // After the gesture's own response is painted (the focus, the caret), not in its way.
+    onGesture &&
+      new Promise<void>((resolve) => onFirstGesture(() => afterNextPaint(resolve), TAKE_OVER_GESTURES)),
+  ]);
+  for (const [name, listener] of Object.entries(early?.listeners ?? {})) {
+    document.removeEventListener(name, listener, true);
+  }
+  const typed = typedInto(container);
+  const focused = document.activeElement;
+  // compat's elements are Preact's: only their TypeScript types are React's.
+  render(app as ComponentChild, container);
+  container.removeAttribute(PRERENDERED);
+  // The global styles: the app has written its own (the components' are emotion's now, and stay).
+  for (const style of document.querySelectorAll(`style[${PRERENDERED}]`)) style.remove();
+  document.documentElement.classList.remove(PRERENDERED_STALE);
+  if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) {
+    focused.focus();
+  }
+  for (const { box, value, selection } of typed) {
+    if (!box.isConnected || box.value === value) continue;
+    box.value = value;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    if (box !== document.activeElement) continue;
+    try {
+      box.setSelectionRange(selection[0], selection[1]);
+    } catch {
+      // an email or number field has no selection to put back
+    }
+  }
+  for (const act of early?.acts ?? []) {
+    if (!act.isConnected) continue;
+    if (act instanceof HTMLFormElement) act.requestSubmit();
+    else if (!(act as HTMLButtonElement).disabled) act.click();
+  }
+}
