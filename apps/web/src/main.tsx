@@ -28,5 +28,10 @@ if (bridge.androidBridge || bridge.webkit?.messageHandlers?.bridge) {
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
-if (isPrerendered(container)) void takeOverPrerendered(container, pageLoaded, <App />);
-else createRoot(container).render(<App />);
+if (isPrerendered(container)) {
+  void takeOverPrerendered(container, pageLoaded, <App />);
+  // The service worker (offline start, installability) does not wait for a takeover that waits for the
+  // visitor's first gesture: it is registered once the page is idle, as the app would (start is once only).
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
+  idle(() => void import('./features/app-update/app-updates').then(({ appUpdates }) => appUpdates.start()));
+} else createRoot(container).render(<App />);

@@ -237,4 +237,34 @@ describe('prerendered pages', () => {
     expect((await app.inject({ url: '/.prerendered/login.html' })).statusCode).toBe(404);
     await app.close();
   });
+
+  it("puts the page's chunks among the script tags a prerendered page holds back until it is painted", async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'parley-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    mkdirSync(join(dist, '.prerendered'));
+    writeFileSync(
+      join(dist, '.prerendered', 'login.html'),
+      `<html><head><template id="prerendered-scripts"><script type="module" src="/assets/index-AAAAAAAA.js"></script></template></head><body></body></html>`,
+    );
+    mkdirSync(join(dist, '.vite'));
+    writeFileSync(
+      join(dist, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/index-AAAAAAAA.js', isEntry: true },
+        'src/app/layouts/auth-layout.tsx': { file: 'assets/auth-layout-FFFFFFFF.js' },
+        'src/features/auth/components/login-page.tsx': { file: 'assets/login-page-GGGGGGGG.js' },
+      }),
+    );
+    const app = Fastify();
+    await registerWebApp(app, dist);
+    await app.ready();
+    const { body } = await app.inject({ url: '/auth/login' });
+    const held = /<template id="prerendered-scripts">(.*)<\/template><\/head>/.exec(body)?.[1] ?? '';
+    expect(held.match(/href="[^"]+"/g)).toEqual([
+      'href="/assets/auth-layout-FFFFFFFF.js"',
+      'href="/assets/login-page-GGGGGGGG.js"',
+    ]);
+    expect(held).toMatch(/^<script type="module"/);
+    await app.close();
+  });
 });

@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
 const YEAR_S = 365 * 24 * 3600;
+/** The <template> of a prerendered page that holds its script tags (PRERENDERED_SCRIPTS of the web app). */
+const PRERENDERED_SCRIPTS = 'prerendered-scripts';
 
 /** A file name carrying the build's content hash (`index-Bs4e88wT.js`): its content never changes. */
 const HASHED = /-[\w-]{8}\.[a-z0-9]+$/i;
@@ -144,17 +146,15 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       // Written after the browser build: until then (or without it) the page is index.html.
       html = await readFile(resolve(root, '.prerendered', `${prerendered}.html`), 'utf8').catch(() => html);
     }
-    // A prerendered page is painted from its HTML: its scripts come after (at low priority).
-    const priority = html.includes('<link rel="modulepreload" fetchpriority="low" ')
-      ? ' fetchpriority="low"'
-      : '';
     const hints = pagePreloads(modules, path)
       .map(
-        (file) =>
-          `<link rel="modulepreload"${priority} crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
+        (file) => `<link rel="modulepreload" crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
       )
       .join('');
-    if (hints) html = html.replace('</head>', `${hints}</head>`);
+    // A prerendered page holds its script tags back until it has been painted (apps/web/src/app/prerendered.ts).
+    const held = html.indexOf(`<template id="${PRERENDERED_SCRIPTS}">`);
+    const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
+    if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
     // index.html must never be cached: it names the hashed bundles of the current build (and the nonce).
     return reply
       .header('cache-control', 'no-cache')

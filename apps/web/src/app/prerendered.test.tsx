@@ -7,17 +7,27 @@ import {
   isPrerendered,
   PRERENDERED,
   PRERENDERED_STALE,
+  type PrerenderedPage,
   prerenderedDocument,
   takeOverPrerendered,
 } from './prerendered';
 
 /** A form with a field of react-hook-form's (uncontrolled) and a controlled one. */
 function SignIn({ tone = 'dark' }: { tone?: string }) {
-  const { register, watch } = useForm({ defaultValues: { email: '' } });
+  const {
+    register,
+    watch,
+    formState: { errors },
+  } = useForm({ defaultValues: { email: '' }, mode: 'onTouched' });
   const [note, setNote] = useState('');
   return (
     <form className={tone}>
-      <input aria-label="Email" type="email" {...register('email')} />
+      <input
+        aria-label="Email"
+        type="email"
+        {...register('email', { pattern: { value: /@/, message: 'No @' } })}
+      />
+      <p role="alert">{errors.email?.message}</p>
       <textarea aria-label="Note" value={note} onChange={(event) => setNote(event.target.value)} />
       <output aria-label="Typed">{`${watch('email')}|${note}`}</output>
     </form>
@@ -54,7 +64,6 @@ describe('takeOverPrerendered', () => {
   it('keeps the prerendered elements, what was typed into them and the focus, and the form state has it', async () => {
     const container = prerendered(<SignIn />);
     expect(isPrerendered(container)).toBe(true);
-    document.documentElement.classList.add(PRERENDERED_STALE);
     const email = screen.getByLabelText<HTMLInputElement>('Email');
     const note = screen.getByLabelText<HTMLTextAreaElement>('Note');
     email.value = 'pat@example.org';
@@ -73,7 +82,15 @@ describe('takeOverPrerendered', () => {
     );
     expect(isPrerendered(container)).toBe(false);
     expect(document.querySelector(`style[${PRERENDERED}]`)).toBeNull();
-    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+  });
+
+  it('tells the app a field typed into and left was left: the form checks it as it would have', async () => {
+    const container = prerendered(<SignIn />);
+    const email = screen.getByLabelText<HTMLInputElement>('Email');
+    email.value = 'not-an-address';
+    screen.getByLabelText('Note').focus();
+    await takeOverPrerendered(container, Promise.resolve(), <SignIn />);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No @'));
   });
 
   it('corrects what the first render draws otherwise (another theme), on the same elements', async () => {
@@ -129,7 +146,8 @@ function Toggle() {
 /** index.html as the build writes it, reduced to what a prerendered page changes. */
 const TEMPLATE =
   '<html><head><meta property="csp-nonce" nonce="N">' +
-  '<script type="module" crossorigin src="/assets/index-AAAAAAAA.js" nonce="N"></script></head>' +
+  '<script type="module" crossorigin src="/assets/index-AAAAAAAA.js" nonce="N"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/react-BBBBBBBB.js" nonce="N"></head>' +
   '<body><div id="root"></div></body></html>';
 const PAGE = {
   takeOver: 'at-once' as const,
@@ -139,9 +157,9 @@ const PAGE = {
 };
 
 /** Runs the page's inline script, as the browser does before the body (jsdom runs no scripts itself). */
-function runHeadScript() {
+function runHeadScript(page: PrerenderedPage = PAGE) {
   const script =
-    /<script nonce="N">([\s\S]*?)<\/script>/.exec(prerenderedDocument(TEMPLATE, PAGE))?.[1] ?? '';
+    /<script nonce="N">([\s\S]*?)<\/script>/.exec(prerenderedDocument(TEMPLATE, page))?.[1] ?? '';
   new Function(script)();
 }
 
@@ -188,8 +206,13 @@ describe("the prerendered page's inline script", () => {
     const stale = prerendered(<Toggle />);
     stale.setAttribute(PRERENDERED, 'on-gesture');
     document.documentElement.classList.add(PRERENDERED_STALE); // hidden: the app must show its own page
+    const form = stale.querySelector('form');
     await takeOverPrerendered(stale, Promise.resolve(), <Toggle />);
     expect(isPrerendered(stale)).toBe(false);
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    // Drawn afresh, not corrected in place (no colour fades from the other theme).
+    expect(stale.querySelector('form')).not.toBe(form);
+    expect(stale.querySelectorAll('form')).toHaveLength(1);
   });
 
   it('hides the page from a visitor with a session or the light theme, until the app takes over', () => {
@@ -205,34 +228,51 @@ describe("the prerendered page's inline script", () => {
     expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
   });
 
-  it('starts the app once the page has been painted, its entry preloaded meanwhile', async () => {
+  it('paints the page whole, then starts the app: its script tags wait in a template until then', async () => {
+    const onGesture = { ...PAGE, takeOver: 'on-gesture' as const };
     const html = prerenderedDocument(TEMPLATE, {
-      ...PAGE,
+      ...onGesture,
       styles: { ...PAGE.styles, css: 'p::after{content:"</style>"}' },
       globalCss: 'body{margin:0}',
     });
-    expect(html).not.toContain('<script type="module"');
-    expect(html).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/index-AAAAAAAA.js" nonce="N">',
+    const [head = '', body = ''] = html.split('</head>');
+    // Nothing of the app's is fetched before the page is painted: its tags are in the inert template.
+    const held = /<template id="prerendered-scripts">(.*)<\/template>/.exec(head)?.[1] ?? '';
+    expect(held).toBe(
+      '<link rel="modulepreload" crossorigin href="/assets/react-BBBBBBBB.js" nonce="N">' +
+        '<script type="module" crossorigin src="/assets/index-AAAAAAAA.js" nonce="N"></script>',
+    );
+    expect(head.replace(held, '')).not.toMatch(/modulepreload|type="module"/);
+    expect(head).toContain('<link rel="expect" href="#prerendered-end" blocking="render">');
+    expect(body).toContain(
+      `<div id="root" ${PRERENDERED}="on-gesture"><p>Hi</p></div><div id="prerendered-end" hidden></div>`,
     );
     // The components' styles under emotion's names, which the app's emotion takes as already written.
-    expect(html).toContain(
-      '<style data-emotion="css abc def" nonce="N">p::after{content:"<\\/style>"}</style>',
+    expect(head).toContain(
+      '<style data-emotion="css abc def" data-s="" nonce="N">p::after{content:"<\\/style>"}</style>',
     );
-    expect(html).toContain(`<style ${PRERENDERED} nonce="N">.${PRERENDERED_STALE} #root{visibility:hidden}`);
-    expect(html).toContain('body{margin:0}</style>');
-    expect(html).toContain(`<div id="root" ${PRERENDERED}="at-once"><p>Hi</p></div>`);
+    expect(head).toContain(`<style ${PRERENDERED} nonce="N">.${PRERENDERED_STALE} #root{visibility:hidden}`);
+    expect(head).toContain('body{margin:0}</style>');
     expect(() => prerenderedDocument('<html></html>', PAGE)).toThrow();
 
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     for (const script of document.head.querySelectorAll('script')) script.remove(); // the tests' before
-    runHeadScript();
-    expect(document.querySelector('script[type="module"]')).toBeNull();
+    document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
+    runHeadScript(onGesture);
+    expect(document.head.querySelector('script[type="module"], link[rel="modulepreload"]')).toBeNull();
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    const entry = document.querySelectorAll<HTMLScriptElement>('script[type="module"]');
+    const preload = document.head.querySelectorAll('link[rel="modulepreload"]');
+    expect([...preload].map((link) => link.getAttribute('href'))).toEqual(['/assets/react-BBBBBBBB.js']);
+    const entry = document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]');
     expect(entry).toHaveLength(1);
     expect(entry[0]?.getAttribute('src')).toBe('/assets/index-AAAAAAAA.js');
     expect(entry[0]?.nonce).toBe('N');
-    entry[0]?.remove();
+    for (const tag of [...preload, ...entry]) tag.remove();
+
+    // A page taken over at once needs the app for its content: its scripts are fetched at once.
+    document.getElementById('prerendered-scripts')?.remove();
+    document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
+    runHeadScript(PAGE);
+    expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
   });
 });

@@ -48,33 +48,40 @@ export type PrerenderedPage = {
 };
 
 /**
- * The built index.html with the page in #root and its styles, and an inline script run before the body is
- * parsed. The script hides the page from a visitor who will see another one (a stored session or light
- * theme); starts the app only once the page has been painted (its chunks download meanwhile: the entry
- * becomes a preload), so neither a slow phone nor a warm cache ever holds the first paint back; and until
- * the app takes over it holds back what the markup alone would do wrong: a tap on a button, or Enter in a
- * form's field (kept, and given to the app once it runs: a theme toggle tapped early still toggles, an
- * Enter still signs in), and the browser's own submit (which would put the typed email and password into
- * the address). Links work as plain links.
- * Inline tags carry the build's nonce placeholder, which the server replaces per answer.
- */
-/**
  * Hidden while prerendered: the whole page from a visitor who will see another one, and the progress bar
  * (nothing is loading that the visitor waits for: the page is all there).
  */
 const PRERENDERED_CSS = `.${PRERENDERED_STALE} #root{visibility:hidden}#root[${PRERENDERED}] [role=progressbar]{display:none}`;
+/** The element after #root whose arrival lets the page paint (see prerenderedDocument). */
+const PRERENDERED_END = 'prerendered-end';
+/** The <template> that holds the app's script tags until the page has been painted. */
+export const PRERENDERED_SCRIPTS = 'prerendered-scripts';
 
+/**
+ * The built index.html with the page in #root and its styles, and an inline script run before the body is
+ * parsed. The page paints whole (render-blocking until its end is parsed: a half-parsed page, centred,
+ * would shift as the rest arrived), and before the app is even fetched: its script and preload tags wait
+ * in a <template> until the first paint, so on a slow connection the page's own bytes come first and a
+ * warm cache cannot hold the paint back either (a page taken over at once fetches them at once: it needs
+ * the app for its content). The script hides the page from a visitor who will see
+ * another one (a stored session or light theme), and until the app takes over it holds back what the
+ * markup alone would do wrong: a tap on a button, or Enter in a form's field (kept, and given to the app
+ * once it runs: a theme toggle tapped early still toggles, an Enter still signs in), and the browser's
+ * own submit (which would put the typed email and password into the address). Links work as plain links.
+ * Inline tags carry the build's nonce placeholder, which the server replaces per answer.
+ */
 export function prerenderedDocument(template: string, page: PrerenderedPage): string {
   const nonce = /property="csp-nonce" nonce="([^"]+)"/.exec(template)?.[1];
-  const entry = /<script type="module" crossorigin src="([^"]+)" nonce="[^"]+"><\/script>/.exec(template);
-  if (!nonce || !entry?.[1] || !template.includes('<div id="root"></div>')) {
+  const entry = /<script type="module" crossorigin src="[^"]+" nonce="[^"]+"><\/script>/.exec(template)?.[0];
+  if (!nonce || !entry || !template.includes('<div id="root"></div>')) {
     throw new Error('index.html is not as the build writes it');
   }
+  const preloads = template.match(/<link rel="modulepreload" [^>]*>/g) ?? [];
   const text = JSON.stringify;
   const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0;
 try{var s=localStorage;if(s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light")d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
-function start(){if(started++)return;var m=d.createElement("script");m.type="module";m.crossOrigin="anonymous";m.nonce=${text(nonce)};m.src=${text(entry[1])};d.head.appendChild(m)}
-requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000);
+function start(){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});if(started++||!t)return;t.content.querySelectorAll("script").forEach(function(o){var m=d.createElement("script");for(var i=0;i<o.attributes.length;i++)m.setAttribute(o.attributes[i].name,o.attributes[i].value);m.nonce=o.nonce||o.getAttribute("nonce");o.replaceWith(m)});d.head.appendChild(t.content)}
+${page.takeOver === 'at-once' ? 'start();' : 'requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000);'}
 function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
 l.click=function(e){var b=e.target.closest&&e.target.closest("button");if(b&&early(e)){e.preventDefault();q.acts.push(b)}};
 l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
@@ -82,20 +89,19 @@ l.submit=function(e){if(early(e))e.preventDefault()};
 for(var k in l)d.addEventListener(k,l[k],true)})()`;
   const css = (styles: string) => styles.replaceAll('</', '<\\/');
   const head =
+    // The server adds the page's own chunks in here too (apps/server/src/plugins/web-app.ts).
+    `<template id="${PRERENDERED_SCRIPTS}">${preloads.join('')}${entry}</template>` +
     `<script nonce="${nonce}">${script}</script>` +
     `<style ${PRERENDERED} nonce="${nonce}">${PRERENDERED_CSS}${css(page.globalCss)}</style>` +
-    `<style data-emotion="css ${page.styles.names.join(' ')}" nonce="${nonce}">${css(page.styles.css)}</style>`;
-  // The page's scripts download after what paints it: low priority, their own preloads included.
-  return template
-    .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
-    .replace(
-      entry[0],
-      `<link rel="modulepreload" fetchpriority="low" crossorigin href="${entry[1]}" nonce="${nonce}">`,
-    )
+    // data-s: where emotion would move it to, so it is not moved (a moved stylesheet is parsed again).
+    `<style data-emotion="css ${page.styles.names.join(' ')}" data-s="" nonce="${nonce}">${css(page.styles.css)}</style>` +
+    `<link rel="expect" href="#${PRERENDERED_END}" blocking="render">`;
+  return [entry, ...preloads]
+    .reduce((html, tag) => html.replace(tag, ''), template)
     .replace('</head>', `${head}</head>`)
     .replace(
       '<div id="root"></div>',
-      `<div id="root" ${PRERENDERED}="${page.takeOver}">${page.markup}</div>`,
+      `<div id="root" ${PRERENDERED}="${page.takeOver}">${page.markup}</div><div id="${PRERENDERED_END}" hidden></div>`,
     );
 }
 
@@ -156,6 +162,9 @@ export async function takeOverPrerendered(
   }
   const typed = typedInto(container);
   const focused = document.activeElement;
+  // A page hidden as not this visitor's (another theme, signed in) is drawn afresh: corrected in place,
+  // its colours would fade from the prerendered theme's through their CSS transitions.
+  if (document.documentElement.classList.contains(PRERENDERED_STALE)) container.replaceChildren();
   // compat's elements are Preact's: only their TypeScript types are React's.
   render(app as ComponentChild, container);
   container.removeAttribute(PRERENDERED);
@@ -166,10 +175,14 @@ export async function takeOverPrerendered(
     focused.focus();
   }
   for (const { box, value, selection } of typed) {
-    if (!box.isConnected || box.value === value) continue;
+    if (!box.isConnected) continue;
     box.value = value;
     box.dispatchEvent(new Event('input', { bubbles: true }));
-    if (box !== document.activeElement) continue;
+    // Typed into and left: the app is told it was left (a form checks a field when it is left).
+    if (box !== document.activeElement) {
+      box.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+      continue;
+    }
     try {
       box.setSelectionRange(selection[0], selection[1]);
     } catch {
