@@ -50,8 +50,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           env: { TZ: 'UTC' },
-          // React's behaviours that compat lacks, before any test renders (as main.tsx does first).
-          setupFiles: ['apps/web/src/lib/preact-parity.ts'],
+          // React's behaviours that compat lacks (as main.tsx loads them first), and Testing Library's waits.
+          setupFiles: ['apps/web/src/test-support/setup.ts'],
+          // A screen test clicks through several requests: a busy 2-CPU machine needs more than 5 s.
+          testTimeout: 20_000,
           server: {
             deps: {
               inline: [

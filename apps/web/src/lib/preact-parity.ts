@@ -1,6 +1,7 @@
 // What React DOM does that preact/compat does not, done once for every element (decision 019). The app
 // renders with Preact in React's place (apps/web/preact-aliases.ts); this module is imported before anything
-// renders (main.tsx, and the web tests' setup), and its tests (preact-parity.test.tsx) fail without it.
+// renders (main.tsx, and the web tests' test-support/setup.ts), and its tests (preact-parity.test.tsx) fail
+// without it.
 //
 // preact/compat already gives most of React's event names their React meaning (onFocus/onBlur listen to the
 // bubbling `focusin`/`focusout`, onDoubleClick is `dblclick`), and has `defaultValue`, `ref` in props,

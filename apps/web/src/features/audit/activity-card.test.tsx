@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@parley/domain/audit';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { PersonDetail } from '@parley/domain/people';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
@@ -17,8 +17,6 @@ import {
 import { agentLabel, whereLabel } from './audit-logic';
 
 // "Activity" on a person's admin page (issue 11): the real router, page and API client, only fetch faked.
-
-configure({ asyncUtilTimeout: 5000 });
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { PersonDetail } from '@parley/domain/people';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
@@ -17,8 +17,6 @@ import { REVOKE_LINKS_TEXT } from './components/revoke-booking-links';
 
 // "Revoke personal links" on a parent's or student's page (issue 11), through the real router, page and
 // API client; only fetch is faked.
-
-configure({ asyncUtilTimeout: 5000 });
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];

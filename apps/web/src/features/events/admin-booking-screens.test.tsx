@@ -2,7 +2,7 @@ import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { EventDetail } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
@@ -19,10 +19,6 @@ import { eventDetail, graduation } from './event-fixtures';
 
 // The admin's booking tools on /events/view/{id} (issue 5) through the real router, guard, providers and
 // API client; only fetch is faked.
-
-// The whole page renders for each step: allow for a busy machine running every suite at once.
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { DoorState } from '@parley/domain/tickets';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
@@ -19,9 +19,6 @@ import { resetOfflineDoors } from './use-offline-door';
 
 // The door page /events/door/{id} (issue 10) and its way in from the event page, through the real router,
 // guard, providers and API client; only fetch is faked.
-
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { OFFLINE_LIST_TTL_MS, type OfflineList, type Ticket } from '@parley/domain/tickets';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
@@ -20,9 +20,6 @@ import { resetOfflineDoors } from './use-offline-door';
 
 // "Scan Ticket" (spec §2, §4, §5, §8) in jsdom: getUserMedia and BarcodeDetector are stubbed, the API
 // client is real and only fetch is faked. The real camera is exercised in Chromium.
-
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const CODE = 'AbCdEfGhIjKlMnOpQrStUv';
 let routes: Record<string, Handler>;

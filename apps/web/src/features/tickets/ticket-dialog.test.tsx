@@ -1,5 +1,5 @@
 import type { EventTicketResponse, Ticket } from '@parley/domain/tickets';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
@@ -10,8 +10,6 @@ import { guest, ticket } from './test-fixtures';
 
 // "Your Ticket" (spec §2 Ticket display dialog, §4, §5, §8 "Ticket load") with the real API client; only
 // fetch is faked.
-
-configure({ asyncUtilTimeout: 5000 });
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
@@ -17,9 +17,6 @@ import { ticket } from './test-fixtures';
 import { linkView } from './ticket-link-logic';
 
 // /t/{code}, the address in a ticket's QR (issue 10), through the real router, guard and API client.
-
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const CODE = 'AbCdEfGhIjKlMnOpQrStUv';
 let routes: Record<string, Handler>;
