@@ -5,6 +5,7 @@ import { App } from './app/app';
 import { isPrerendered, takeOverPrerendered } from './app/prerendered';
 import { preloadPage } from './app/router';
 import { bootstrapSession } from './features/auth/api';
+import { onIdle } from './lib/idle';
 import { navigateTo } from './lib/navigation';
 import { getSession } from './lib/session';
 
@@ -32,6 +33,5 @@ if (isPrerendered(container)) {
   void takeOverPrerendered(container, pageLoaded, <App />);
   // The service worker (offline start, installability) does not wait for a takeover that waits for the
   // visitor's first gesture: it is registered once the page is idle, as the app would (start is once only).
-  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
-  idle(() => void import('./features/app-update/app-updates').then(({ appUpdates }) => appUpdates.start()));
+  onIdle(() => void import('./features/app-update/app-updates').then(({ appUpdates }) => appUpdates.start()));
 } else createRoot(container).render(<App />);

@@ -35,27 +35,14 @@ type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boo
  * answered with their prerendered document (scripts/prerender.mjs), painted before any script runs
  * (decision 019).
  */
+const BOOKING = ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'];
+const LOGIN = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'];
 const PAGES: ReadonlyArray<{ path: RegExp; modules: readonly string[]; prerendered?: string }> = [
-  {
-    path: /^\/book\/ptevent\/[^/]+\/?$/,
-    modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
-    prerendered: 'book-ptevent',
-  },
-  {
-    path: /^\/book\/event\/[^/]+\/?$/,
-    modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
-    prerendered: 'book-event',
-  },
+  { path: /^\/book\/ptevent\/[^/]+\/?$/, modules: BOOKING, prerendered: 'book-ptevent' },
+  { path: /^\/book\/event\/[^/]+\/?$/, modules: BOOKING, prerendered: 'book-event' },
+  { path: /^\/auth\/login\/?$/, modules: LOGIN, prerendered: 'login' },
   // /login only redirects there: the app, not a prerendered page, must answer it.
-  {
-    path: /^\/auth\/login\/?$/,
-    modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
-    prerendered: 'login',
-  },
-  {
-    path: /^\/login\/?$/,
-    modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
-  },
+  { path: /^\/login\/?$/, modules: LOGIN },
   {
     path: /^\/home\/?$/,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],

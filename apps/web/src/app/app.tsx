@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, StrictMode, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
+import { onIdle } from '../lib/idle';
 import { setNavigate } from '../lib/navigation';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
@@ -22,15 +23,7 @@ const AppUpdateNotices = lazy(() =>
 );
 function WhenIdle({ children }: { children: ReactNode }) {
   const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    const show = () => setIdle(true);
-    if ('requestIdleCallback' in window) {
-      const id = window.requestIdleCallback(show, { timeout: 5000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = setTimeout(show, 2000);
-    return () => clearTimeout(id);
-  }, []);
+  useEffect(() => onIdle(() => setIdle(true)), []);
   return idle ? <Suspense fallback={null}>{children}</Suspense> : null;
 }
 
