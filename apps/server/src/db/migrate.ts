@@ -15,6 +15,7 @@ import * as billing from './migrations/013-billing';
 import * as loadTest from './migrations/014-load-test';
 import * as levelEarlyDatabases from './migrations/015-level-early-databases';
 import * as schoolWallOrder from './migrations/016-school-wall-order';
+import * as slotsByTeacher from './migrations/017-slots-by-teacher';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014-load-test': loadTest,
   '015-level-early-databases': levelEarlyDatabases,
   '016-school-wall-order': schoolWallOrder,
+  '017-slots-by-teacher': slotsByTeacher,
 };
 
 const migratorOf = (

@@ -193,6 +193,33 @@ describe('events/update-slot-for-booking', () => {
     expect(fresh?.free).toBe(0);
   });
 
+  it('answers a lost race with the whole columns of the teacher asked for and of those the family holds', async () => {
+    const e2 = await evening(t);
+    const [maths, english, science] = e2.teachers.map((teacher) => teacher.id);
+    const start = await bookingPage(e2, e2.parent.token, e2.code);
+    await booked(e2, e2.parent.token, [
+      { slotId: freeSlots(start.grid, maths ?? 0)[0] ?? 0, studentId: e2.children[0]?.id },
+      { slotId: freeSlots(start.grid, science ?? 0)[3] ?? 0, studentId: e2.children[1]?.id },
+    ]);
+    const taken = freeSlots(start.grid, english ?? 0)[6] ?? 0;
+    await booked(e2, e2.otherParent.token, [{ slotId: taken, studentId: e2.otherChild.id }]);
+    const lost = expectStatus<BookingConflict>(
+      await book(e2, e2.parent.token, [{ slotId: taken, studentId: e2.children[0]?.id }]),
+      409,
+    );
+    expect(lost.message).toBe(BOOKING_TEXT.slotTaken);
+    const columns = (grid: BookingPage['grid']) =>
+      grid.map((group) => ({ teacherId: group.teacherId, slots: group.slots.map((slot) => slot.id) }));
+    const now = await bookingPage(e2, e2.parent.token, e2.code);
+    // Exactly those columns, each whole and as the page shows it: no other teacher's, no slot left out.
+    const inQuestion = new Set([maths, english, science]);
+    expect(e2.teachers.length).toBeGreaterThan(inQuestion.size);
+    expect(columns(lost.grid ?? [])).toEqual(
+      columns(now.grid.filter((group) => inQuestion.has(group.teacherId ?? 0))),
+    );
+    expect(lost.bookings).toEqual(now.bookings);
+  });
+
   it('changes a time in one request (the old place is freed) and cancels, telling the family each time', async () => {
     const before = await parentPage(e);
     const science = e.teachers[2]?.id ?? 0;

@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { type AliasedRawBuilder, type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { BookingStatus } from '../../db/schema';
@@ -350,10 +350,16 @@ export type GridSlotRow = Awaited<ReturnType<typeof gridSlots>>[number];
 /** Which teachers' columns: by id, or those of some slots (plus others by id); all when absent. */
 export type GridTeachers = number[] | { ofSlots: number[]; also?: number[] };
 
-function gridSlotsQuery(db: Db, schoolId: number, eventId: number) {
+/** An event's slots with where they are; with `teachers`, a table of teacher ids, only theirs. */
+function gridSlotsQuery(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  teachers?: AliasedRawBuilder<{ teacher_id: number }, 'tt'>,
+) {
+  const slots = db.selectFrom('slots as sl');
   return (
-    db
-      .selectFrom('slots as sl')
+    (teachers ? slots.innerJoin(teachers, 'tt.teacher_id', 'sl.teacher_id') : slots)
       .innerJoin('sections as s', 's.id', 'sl.section_id')
       .leftJoin('section_teachers as st', (join) =>
         join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
@@ -410,16 +416,18 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
 
 // A lost race's answer in one statement, compiled once per kind of party: the columns of the teachers of the
 // slots asked for and of those the party has booked (gridSlots with `{ ofSlots, also }`), and the party's
-// live bookings, each as a JSON array.
+// live bookings, each as a JSON array. The teachers in question (one to a few) are a table the slots are
+// joined to, so the generic plan reads only their slots through (event, teacher, start) (migration 017); as
+// a filter (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows.
 const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
   const party =
     kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
-  const columns = gridSlotsQuery(db, schoolId, eventId).where(
-    // The teachers as one array (not two INs ORed): the slots are read by their teacher's index.
-    sql<boolean>`sl.teacher_id = any(array(select of.teacher_id from slots of where of.id ${inAsked(asked)}
-      union select b.teacher_id from bookings b where b.event_id = ${eventId}
-        and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId}))`,
-  );
+  const teachers = sql<{
+    teacher_id: number;
+  }>`(select of.teacher_id from slots of where of.id ${inAsked(asked)}
+    union select b.teacher_id from bookings b where b.event_id = ${eventId}
+      and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId})`;
+  const columns = gridSlotsQuery(db, schoolId, eventId, teachers.as('tt'));
   const mine = partyBookingsQuery(db, schoolId, eventId, party, {});
   return db.selectNoFrom([
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${columns}) x)`.as('slots'),
