@@ -266,12 +266,19 @@ describe.each([
       .click();
     const mailLink = page.getByRole('article').getByRole('link', { name: /\/book\/ptevent\/.+\?link=/ });
     await shot(page, '01-invitation-mail');
+    // The page arrives with its first answers (decision 019): it asks the API for neither on opening.
+    const asked: string[] = [];
+    const listen = (request: { url(): string }) => asked.push(new URL(request.url()).pathname);
+    page.on('request', listen);
     await mailLink.click();
     await page.waitForURL(
       (url) => url.pathname.startsWith('/book/ptevent/') && !url.searchParams.has('link'),
     );
     const bookingPath = new URL(page.url()).pathname;
     await textOf(page.getByText(/^Booking as /), `Booking as ${e.parent.name} (from your invitation link)`);
+    page.off('request', listen);
+    expect(asked).toContain(bookingPath);
+    expect(asked.filter((path) => ['/api/events/book-event', '/api/site/config'].includes(path))).toEqual([]);
 
     // Both children stay ticked; the four teachers come pre-filled from the children's teachers.
     for (const child of [e.rosa, e.remy]) {

@@ -28,6 +28,47 @@ export function cacheControlFor(file: string): string {
 
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
+/** A booking page's address, with its code. */
+const BOOKING_PAGE = /^\/book\/(?:ptevent|event)\/([^/]+)\/?$/;
+/** The element that carries a page's first API answers (FIRST_ANSWERS of apps/web/src/lib/first-answers.ts). */
+const FIRST_ANSWERS = 'parley-first-answers';
+
+/**
+ * A booking page's first API answers, asked of the app itself as the page would ask for them on opening
+ * (the site's settings, and the page for its code with the personal link of the address), so a phone
+ * renders the page at once instead of a round trip after its scripts have run (decision 019). The answers
+ * are those the link's holder gets from the API; none when the page would not load (the app then asks,
+ * and shows why). A JSON data block, never run: `<` is escaped so no text in it can close the element.
+ */
+async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<string | null> {
+  if (request.method !== 'GET') return null;
+  const url = new URL(request.url, 'http://localhost');
+  const segment = BOOKING_PAGE.exec(url.pathname)?.[1];
+  if (!segment) return null;
+  let code: string;
+  try {
+    code = decodeURIComponent(segment);
+  } catch {
+    return null; // not an address the app would open either
+  }
+  const link = url.searchParams.get('link') || null;
+  const [config, page] = await Promise.all([
+    app.inject({ url: '/api/site/config' }),
+    app.inject({
+      url: `/api/events/book-event?code=${encodeURIComponent(code)}`,
+      headers: link ? { 'x-booking-link': link } : {},
+    }),
+  ]);
+  if (config.statusCode !== 200 || page.statusCode !== 200) return null;
+  const answers = {
+    at: Date.now(),
+    siteConfig: config.json(),
+    bookingPage: { code, link, answer: page.json() },
+  };
+  const json = JSON.stringify(answers).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${FIRST_ANSWERS}">${json}</script>`;
+}
+
 /**
  * The pages a parent opens from a mail or a bookmark (the budgeted pages of scripts/check-bundle-budget.mjs):
  * their layout and screen chunks, which the app would find only once its entry has run, are named in the
@@ -142,9 +183,12 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     const held = html.indexOf(`<template id="${PRERENDERED_SCRIPTS}">`);
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
-    // index.html must never be cached: it names the hashed bundles of the current build (and the nonce).
+    const answers = await firstAnswers(app, request);
+    if (answers) html = html.replace('</body>', `${answers}</body>`);
+    // index.html must never be cached: it names the hashed bundles of the current build (and the nonce);
+    // a page carrying a family's answers is not even stored.
     return reply
-      .header('cache-control', 'no-cache')
+      .header('cache-control', answers ? 'private, no-store' : 'no-cache')
       .type('text/html; charset=utf-8')
       .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, cspNonce(reply)));
   };

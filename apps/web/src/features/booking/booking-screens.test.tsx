@@ -2,6 +2,7 @@ import { BOOKING_TEXT, type BookingPage, type BookingResult, type MyBooking } fr
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FIRST_ANSWERS, resetFirstAnswers } from '../../lib/first-answers';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
@@ -120,6 +121,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  document.getElementById(FIRST_ANSWERS)?.remove();
+  resetFirstAnswers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
@@ -174,6 +177,54 @@ describe('booking page: loading (spec §4, §8)', () => {
     expect(bookingCalls.length).toBeGreaterThanOrEqual(2);
     for (const request of bookingCalls) expect(header(request, 'X-Booking-Link')).toBe('tok-abc');
     expect(header(bookingCalls[0] as RecordedRequest, 'Authorization')).toBeNull();
+  });
+});
+
+describe('booking page: the answers a booking link arrives with (decision 019)', () => {
+  /** The block the server puts in a booking link's page (apps/server/src/plugins/web-app.ts). */
+  function arriveWith(code: string, link: string | null, answer: BookingPage) {
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = FIRST_ANSWERS;
+    block.textContent = JSON.stringify({
+      at: Date.now(),
+      siteConfig: { ...siteConfig, appName: 'Parley at Hill' },
+      bookingPage: { code, link, answer },
+    });
+    document.body.append(block);
+  }
+
+  it('shows the page at once from them, asking the API for neither', async () => {
+    serve({ viewer: { ...parentViewer, viaLink: true } });
+    routes['/api/events/book-event'] = never;
+    routes['/api/site/config'] = never;
+    arriveWith('SPRING', 'tok-abc', { ...page, bookings });
+    renderAt('/book/ptevent/SPRING?link=tok-abc');
+    expect(await screen.findByText('Booking as Pat Park (from your invitation link)')).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Alice Park' })).toBeTruthy();
+    expect(document.getElementById(FIRST_ANSWERS)).toBeNull();
+    expect(calls('book-event')).toHaveLength(0);
+    expect(requests.filter((request) => request.path === '/api/site/config')).toHaveLength(0);
+    // The link is still kept and sent on the calls that follow.
+    await toTimes();
+    await waitFor(() => expect(calls('user-slots-for-pt')).toHaveLength(1));
+    expect(header(calls('user-slots-for-pt')[0] as RecordedRequest, 'X-Booking-Link')).toBe('tok-abc');
+  });
+
+  it('asks the API as always for another code or link, or for a visitor with a session of their own', async () => {
+    serve({ viewer: { ...parentViewer, viaLink: true } });
+    arriveWith('SPRING', 'someone-else', { ...page, viewer: null });
+    renderAt('/book/ptevent/SPRING?link=tok-abc');
+    await screen.findByText('Booking as Pat Park (from your invitation link)');
+    expect(calls('book-event')).toHaveLength(1);
+    cleanup();
+    resetFirstAnswers();
+    queryClient.clear();
+    signIn();
+    arriveWith('SPRING', 'tok-abc', { ...page, viewer: null });
+    renderAt('/book/ptevent/SPRING?link=tok-abc');
+    await screen.findByText('Booking as Pat Park (from your invitation link)');
+    expect(calls('book-event')).toHaveLength(2);
   });
 });
 

@@ -10,6 +10,7 @@ import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-r
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
+import { FIRST_ANSWER_FRESH_MS, firstBookingPage } from '../../../lib/first-answers';
 import { loginFor } from '../../../lib/navigation';
 import { useUrlToken } from '../../../lib/url-token';
 import { type BookingAccess, bookingPageQuery, GRID_POLL_MS } from '../api';
@@ -90,9 +91,16 @@ function BookingScreen({ code }: { code: string }) {
   // The personal link: kept for this tab, then taken out of the address bar.
   const link = useUrlToken(BOOKING_LINK_PARAM, bookingLinkKey(code));
   const access = useMemo<BookingAccess>(() => ({ code, link }), [code, link]);
+  // The answer the page arrived with, if any: the page shows at once and is not asked for again yet.
+  const [first] = useState(() => firstBookingPage<BookingPageData>(code, link));
 
   const page = useQuery({
     ...bookingPageQuery(access),
+    ...(first && {
+      initialData: first.data,
+      initialDataUpdatedAt: first.at,
+      staleTime: FIRST_ANSWER_FRESH_MS,
+    }),
     refetchOnWindowFocus: true,
     // Booking events, ticketed and graduation: their grid is the page's own; keep it live too.
     refetchInterval: (query) => {
