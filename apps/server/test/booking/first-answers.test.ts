@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BookingPage } from '@parley/domain/booking';
@@ -18,9 +18,9 @@ const HOSTILE = 'Evening </script><script>alert(1)</script> <!-- & "quotes"';
 let t: TestApp;
 let e: Evening;
 let link: string;
+const dist = mkdtempSync(join(tmpdir(), 'parley-first-answers-'));
 
 beforeAll(async () => {
-  const dist = mkdtempSync(join(tmpdir(), 'parley-first-answers-'));
   const document = '<html><head></head><body><div id="root"></div></body></html>';
   writeFileSync(join(dist, 'index.html'), document);
   mkdirSync(join(dist, '.prerendered'));
@@ -43,7 +43,10 @@ beforeAll(async () => {
   link = mailed.searchParams.get('link') ?? '';
   expect(link).not.toBe('');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
 
 const answersOf = (html: string) => {
   const block = FIRST_ANSWERS.exec(html)?.[1];

@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import { BOOKING_TEXT, type BookingPage as BookingPageData, type MyBooking } from '@parley/domain/booking';
 import { routeTo } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
@@ -41,7 +41,15 @@ function LoginPrompt() {
   );
 }
 
-function BookingView({ access, page }: { access: BookingAccess; page: BookingPageData }) {
+// Memoised: taking the personal link out of the address re-renders the route, and the page (the whole
+// flow) need not render again for it when its access and data are the same.
+const BookingView = memo(function BookingView({
+  access,
+  page,
+}: {
+  access: BookingAccess;
+  page: BookingPageData;
+}) {
   const { event, viewer } = page;
   const cancel = useCancelBooking(access, event.id);
   const [changeRequest, setChangeRequest] = useState<ChangeRequest | null>(null);
@@ -83,7 +91,7 @@ function BookingView({ access, page }: { access: BookingAccess; page: BookingPag
       {cancel.dialog}
     </Stack>
   );
-}
+});
 
 function BookingScreen({ code }: { code: string }) {
   const navigate = useNavigate();
