@@ -51,7 +51,9 @@ async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Prom
   } catch {
     return null; // not an address the app would open either
   }
-  const link = url.searchParams.get('link') || null;
+  // A link as the app makes them (base64url); anything else is no link here, and the app asks itself.
+  const given = url.searchParams.get('link');
+  const link = given && /^[\w-]{1,199}$/.test(given) ? given : null;
   const [config, page] = await Promise.all([
     app.inject({ url: '/api/site/config' }),
     app.inject({
@@ -183,7 +185,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     const held = html.indexOf(`<template id="${PRERENDERED_SCRIPTS}">`);
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
-    const answers = await firstAnswers(app, request);
+    // Never in the way of the page: without its answers the app asks for them itself.
+    const answers = await firstAnswers(app, request).catch(() => null);
     if (answers) html = html.replace('</body>', `${answers}</body>`);
     // index.html must never be cached: it names the hashed bundles of the current build (and the nonce);
     // a page carrying a family's answers is not even stored.

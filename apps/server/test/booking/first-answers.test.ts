@@ -88,6 +88,16 @@ describe('a booking link arrives with its first answers', () => {
       expect(answersOf(res.body), url).toBeUndefined();
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+    // A link that is no link (a line break, a lone surrogate, 100 KB) is not sent on: the page as a
+    // stranger sees it. (A NUL is refused with the address, as everywhere: 422.)
+    expect((await t.app.inject({ url: `/book/ptevent/${e.code}?link=a%00b` })).statusCode).toBe(422);
+    for (const odd of ['a%0D%0AX-Evil:%201', 'a%ED%A0%80b', 'x'.repeat(100_000)]) {
+      const res = await t.app.inject({ url: `/book/ptevent/${e.code}?link=${odd}` });
+      expect(res.statusCode, odd.slice(0, 20)).toBe(200);
+      const answers = answersOf(res.body) as { bookingPage: { link: string | null; answer: BookingPage } };
+      expect(answers.bookingPage.link).toBeNull();
+      expect(answers.bookingPage.answer.viewer).toBeNull();
+    }
     // An address no browser could have made is refused before it is read (400, never a 500).
     expect((await t.app.inject({ url: '/book/ptevent/%E0%A4%A' })).statusCode).toBe(400);
     // HEAD answers as GET would, without asking anything.
