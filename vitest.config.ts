@@ -74,6 +74,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A page's first text can take seconds on a busy CI machine: expect.poll's 1 s default failed there.
+          expect: { poll: { timeout: 15_000 } },
           globalSetup: ['e2e/global-setup.ts'],
         },
       },

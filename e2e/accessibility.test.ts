@@ -7,10 +7,6 @@ import { smallSchool } from './school-fixture';
 
 const baseUrl = inject('baseUrl');
 
-/** Waits for a value as a person would; a busy machine can take seconds to draw a step. */
-const poll = <T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) =>
-  expect.poll(read, { timeout: 15_000, ...options });
-
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -86,17 +82,19 @@ async function sideScroll(page: Page): Promise<string[]> {
 /** Waits until the screen has drawn its content (no skeleton, no progress bar). */
 async function loaded(page: Page): Promise<void> {
   await page.waitForLoadState('load');
-  await poll(
-    () =>
-      page.evaluate(
-        () =>
-          document.querySelector('h1, h2') !== null &&
-          [...document.querySelectorAll('.MuiSkeleton-root, [role="progressbar"]')].every(
-            (element) => !element.checkVisibility({ visibilityProperty: true }),
-          ),
-      ),
-    { timeout: 20_000 },
-  ).toBe(true);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            document.querySelector('h1, h2') !== null &&
+            [...document.querySelectorAll('.MuiSkeleton-root, [role="progressbar"]')].every(
+              (element) => !element.checkVisibility({ visibilityProperty: true }),
+            ),
+        ),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
 }
 
 describe('WCAG 2.2 AA on every main screen, both themes, desktop and phone', () => {
@@ -314,7 +312,7 @@ describe('WCAG 2.2 AA on every main screen, both themes, desktop and phone', () 
     const email = page.getByLabel('Email');
     await email.fill('not-an-address');
     await email.blur();
-    await poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await email.getAttribute('aria-describedby')) ?? '';
     expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe('Invalid email format');
     await context.close();

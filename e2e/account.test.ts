@@ -11,10 +11,6 @@ import {
   waitForPath,
 } from './journeys';
 
-// A page's first text after a navigation or a server round trip: expect.poll's 1 s default is too short
-// on a busy CI machine (this journey failed there once at the teacher's invitation page).
-const PAGE_WAIT = { timeout: 15_000 };
-
 const baseUrl = inject('baseUrl');
 
 // Issue 2's journeys, on a desktop and a phone viewport.
@@ -37,9 +33,7 @@ describe.each([
 
     await page.goto(`${baseUrl}/`);
     await waitForPath(page, '/auth/login');
-    await expect
-      .poll(() => page.getByText('Register to become the School Admin').isVisible(), PAGE_WAIT)
-      .toBe(true);
+    await expect.poll(() => page.getByText('Register to become the School Admin').isVisible()).toBe(true);
     await screenshot(page, `${label}-01-login`);
 
     await page.getByRole('link', { name: 'Register' }).click();
@@ -52,7 +46,7 @@ describe.each([
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('short');
     await page.getByLabel('Password').blur();
-    await expect.poll(() => page.getByText('Min 8 characters').isVisible(), PAGE_WAIT).toBe(true);
+    await expect.poll(() => page.getByText('Min 8 characters').isVisible()).toBe(true);
     await page.getByLabel('Password').fill(PASSWORD);
     await screenshot(page, `${label}-02-register`);
     await expect.poll(() => register.isEnabled()).toBe(true);
@@ -79,13 +73,11 @@ describe.each([
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('wrong password!');
     await page.getByRole('button', { name: 'Log In' }).click();
-    await expect.poll(() => page.getByText('Incorrect email or password.').isVisible(), PAGE_WAIT).toBe(true);
+    await expect.poll(() => page.getByText('Incorrect email or password.').isVisible()).toBe(true);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log In' }).click();
     await waitForPath(page, '/home');
-    await expect
-      .poll(() => page.getByRole('heading', { name: school }).first().isVisible(), PAGE_WAIT)
-      .toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: school }).first().isVisible()).toBe(true);
     await screenshot(page, `${label}-06-home-dark`);
 
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -133,9 +125,7 @@ describe.each([
     await page.getByLabel('Confirm password').fill(newPassword);
     await screenshot(page, `${label}-11-reset-form`);
     await page.getByRole('button', { name: 'Reset' }).click();
-    await expect
-      .poll(() => page.getByText('Your password has been reset.').first().isVisible(), PAGE_WAIT)
-      .toBe(true);
+    await expect.poll(() => page.getByText('Your password has been reset.').first().isVisible()).toBe(true);
 
     // The old password no longer works; the new one does.
     const old = await fetch(`${baseUrl}/api/user/login`, {
@@ -173,15 +163,13 @@ describe.each([
     const inviteLink = await linkFromMailboxApi(baseUrl, teacherEmail);
     expect(new URL(inviteLink).pathname).toBe('/accept-teacher-invite');
     await page.goto(inviteLink);
-    await expect
-      .poll(() => page.getByText(`Invite ${label} School`).first().isVisible(), PAGE_WAIT)
-      .toBe(true);
+    await expect.poll(() => page.getByText(`Invite ${label} School`).first().isVisible()).toBe(true);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password').fill(PASSWORD);
     await screenshot(page, `${label}-20-accept-invite`);
     await page.getByRole('button', { name: 'Set password' }).click();
     await waitForPath(page, '/home');
-    await expect.poll(() => page.getByText('Welcome, Tom').isVisible(), PAGE_WAIT).toBe(true);
+    await expect.poll(() => page.getByText('Welcome, Tom').isVisible()).toBe(true);
     await screenshot(page, `${label}-21-teacher-home`);
 
     // A teacher has no admin navigation, and admin pages send them home.

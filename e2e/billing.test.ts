@@ -17,8 +17,6 @@ import { logIn, PASSWORD, schoolThroughApi } from './journeys';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const WEBHOOK_SECRET = 'whsec_e2ebillingsecret';
-// A page's first visit loads its chunk and its data on a busy machine.
-const SLOW = { timeout: 15_000 };
 // The web build of this journey (vite build --outDir), else the shared one.
 const WEB_DIST = process.env.BILLING_WEB_DIST ?? 'apps/web/dist';
 
@@ -119,32 +117,28 @@ describe('billing for schools', () => {
     const { page } = desktop;
     await logIn(page, baseUrl, school.email, PASSWORD);
     await page.goto(`${baseUrl}/billing`);
-    await expect.poll(async () => page.getByText(/^Free trial: 30 days left/).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText(/^Free trial: 30 days left/).isVisible()).toBe(true);
     await screenshot(page, 'billing-trial-desktop');
 
     // The plan that fits is picked; choose it.
-    await expect
-      .poll(async () => page.getByRole('radio', { name: /Small school/ }).isChecked(), SLOW)
-      .toBe(true);
+    await expect.poll(async () => page.getByRole('radio', { name: /Small school/ }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Choose plan' }).click();
-    await expect.poll(async () => page.getByText('Plan: Small school').isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText('Plan: Small school').isVisible()).toBe(true);
 
     // Asking for the invoice without details names what is missing, and keeps the PO number typed.
     await page.getByLabel('Purchase order number (optional)').fill('PO-RIV-2026-17');
     await page.getByRole('button', { name: 'Ask for an invoice' }).click();
-    await expect
-      .poll(async () => page.getByText(/Add the finance contact first/).isVisible(), SLOW)
-      .toBe(true);
+    await expect.poll(async () => page.getByText(/Add the finance contact first/).isVisible()).toBe(true);
     expect(await page.getByLabel('Purchase order number (optional)').inputValue()).toBe('PO-RIV-2026-17');
 
     await page.getByLabel('Billing address').fill('4 River Road\nRiverside RV1 4AA');
     await page.getByLabel('VAT or tax number').fill('GB987654321');
     await page.getByLabel('Finance contact email').fill('bursar@riverside.example.org');
     await page.getByRole('button', { name: 'Save details' }).click();
-    await expect.poll(async () => page.getByText('Billing details saved.').isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText('Billing details saved.').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Ask for an invoice' }).click();
     await expect
-      .poll(async () => page.getByText('Invoice PRL-000001', { exact: true }).isVisible(), SLOW)
+      .poll(async () => page.getByText('Invoice PRL-000001', { exact: true }).isVisible())
       .toBe(true);
     await expect
       .poll(() => page.getByText(/Invoice PRL-000001 for EUR 588\.00 is waiting for payment/).isVisible())
@@ -191,15 +185,15 @@ describe('billing for schools', () => {
       timeZone: 'UTC',
     });
     await page.reload();
-    await expect.poll(async () => page.getByText(`Active until ${label}`).isVisible(), SLOW).toBe(true);
-    await expect.poll(async () => page.getByText(/^Paid \d/).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText(`Active until ${label}`).isVisible()).toBe(true);
+    await expect.poll(async () => page.getByText(/^Paid \d/).isVisible()).toBe(true);
     await screenshot(page, 'billing-active-desktop');
 
     const phone = await openBrowser(PHONE, { isMobile: true });
     browsers.push(phone);
     await logIn(phone.page, baseUrl, school.email, PASSWORD);
     await phone.page.goto(`${baseUrl}/billing`);
-    await expect.poll(async () => phone.page.getByText(`Active until ${label}`).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => phone.page.getByText(`Active until ${label}`).isVisible()).toBe(true);
     await screenshot(phone.page, 'billing-active-phone');
   });
 
@@ -218,7 +212,7 @@ describe('billing for schools', () => {
     await logIn(page, baseUrl, school.email, PASSWORD);
     await page.goto(`${baseUrl}/billing`);
     await page.getByRole('button', { name: 'Choose plan' }).click();
-    await expect.poll(async () => page.getByText('Plan: Small school').isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText('Plan: Small school').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Pay by card' }).click();
     await page.waitForURL(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_standin_\d+$/);
     const sessionId = page.url().split('/').pop() ?? '';
@@ -253,14 +247,14 @@ describe('billing for schools', () => {
     const forged = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_notthesecret' });
     expect((await deliver(forged)).status).toBe(400);
     await page.goto(`${baseUrl}/billing`);
-    await expect.poll(async () => page.getByText(/^Free trial: 30 days left/).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText(/^Free trial: 30 days left/).isVisible()).toBe(true);
 
     const signed = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     expect(await (await deliver(signed)).json()).toEqual({ received: true, duplicate: false });
     await page.goto(`${baseUrl}/billing?card=paid`);
-    await expect.poll(async () => page.getByText(/^Active until /).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText(/^Active until /).isVisible()).toBe(true);
     const activeText = await page.getByText(/^Active until /).textContent();
-    await expect.poll(async () => page.getByText(/^Paid by card /).isVisible(), SLOW).toBe(true);
+    await expect.poll(async () => page.getByText(/^Paid by card /).isVisible()).toBe(true);
     await expect
       .poll(() => page.getByRole('button', { name: 'Manage card and receipts' }).isVisible())
       .toBe(true);
@@ -281,6 +275,6 @@ describe('billing for schools', () => {
     };
     expect(view.invoices).toHaveLength(1);
     await page.reload();
-    await expect.poll(async () => page.getByText(/^Active until /).textContent(), SLOW).toBe(activeText);
+    await expect.poll(async () => page.getByText(/^Active until /).textContent()).toBe(activeText);
   });
 });

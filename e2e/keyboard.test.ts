@@ -8,10 +8,6 @@ import { daysAhead, smallSchool } from './school-fixture';
 
 const baseUrl = inject('baseUrl');
 
-/** Waits for a value as a person would; a busy machine can take seconds to draw a step. */
-const poll = <T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) =>
-  expect.poll(read, { timeout: 15_000, ...options });
-
 /** The booking page's "My bookings" card (not the confirmation's list of the same name). */
 const myBookingsCard = (page: Page) =>
   page.locator('.MuiCard-root', { has: page.getByRole('heading', { name: 'My bookings', exact: true }) });
@@ -37,13 +33,13 @@ describe('keyboard only', () => {
     // The mail link opens the booking page; one child, so the flow starts at the teachers (both ticked).
     await page.goto(school.bookingLink);
     await page.waitForURL((url) => url.pathname === school.bookingPath);
-    await poll(() => page.getByRole('checkbox', { name: new RegExp(art) }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('checkbox', { name: new RegExp(art) }).isChecked()).toBe(true);
     await press(page, page.getByRole('button', { name: 'Next' }));
 
     // Arrange for me (the tab already chosen): earliest 16:30, latest 17:30, typed on the 24-hour clock.
-    await poll(() => page.getByRole('tab', { name: 'Arrange for me' }).getAttribute('aria-selected')).toBe(
-      'true',
-    );
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Arrange for me' }).getAttribute('aria-selected'))
+      .toBe('true');
     await tabTo(page, page.getByLabel('Earliest'));
     await page.keyboard.type('1630');
     await tabTo(page, page.getByLabel('Latest'));
@@ -51,29 +47,31 @@ describe('keyboard only', () => {
     await page.keyboard.type('17:30');
     await press(page, page.getByRole('button', { name: 'Find times' }));
     const proposal = page.getByRole('list', { name: 'Proposed times' }).getByRole('listitem');
-    await poll(() => proposal.count()).toBe(2);
+    await expect.poll(() => proposal.count()).toBe(2);
     await expectAccessible(page, 'the proposal');
     await press(page, page.getByRole('button', { name: 'Book these times' }));
-    await poll(() => page.getByRole('status').filter({ hasText: 'Booking confirmed.' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Booking confirmed.' }).count())
+      .toBe(1);
     await expectAccessible(page, 'the confirmation');
     await screenshot(page, 'keyboard-01-confirmed', { fullPage: false });
 
     // Change the Maths time: Change in My bookings, back up to the grid, a free time, Save changes.
     const mine = myBookingsCard(page).getByRole('listitem');
-    await poll(() => mine.count()).toBe(2);
+    await expect.poll(() => mine.count()).toBe(2);
     await press(page, mine.filter({ hasText: maths }).getByRole('button', { name: 'Change' }));
-    await poll(() => page.getByText(`Choose a new time with ${maths}.`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(`Choose a new time with ${maths}.`).isVisible()).toBe(true);
     const newTime = page.getByRole('button', { name: new RegExp(`^17:40 ${maths} for `) });
     expect(await newTime.getAttribute('aria-label')).toMatch(/: free$/);
     await press(page, newTime, 'Enter', { backwards: true });
-    await poll(() => newTime.getAttribute('aria-label')).toMatch(/: selected$/);
+    await expect.poll(() => newTime.getAttribute('aria-label')).toMatch(/: selected$/);
     expect(await newTime.getAttribute('aria-pressed')).toBe('true');
     await expectVisibleFocus(page, 'the picked time');
     await expectAccessible(page, 'the grid with a new time picked');
     await screenshot(page, 'keyboard-02-change-picked', { fullPage: false });
     await press(page, page.getByRole('button', { name: 'Save changes' }));
-    await poll(() => page.getByRole('status').filter({ hasText: 'Booking changed.' }).count()).toBe(1);
-    await poll(() => mine.filter({ hasText: maths }).innerText()).toContain('17:40');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Booking changed.' }).count()).toBe(1);
+    await expect.poll(() => mine.filter({ hasText: maths }).innerText()).toContain('17:40');
 
     // Cancel the Art booking: Cancel, then confirm in the dialog (focus moves into it).
     await press(page, mine.filter({ hasText: art }).getByRole('button', { name: 'Cancel' }));
@@ -82,8 +80,8 @@ describe('keyboard only', () => {
     await expectAccessible(page, 'the cancel dialog');
     await press(page, dialog.getByRole('button', { name: 'Cancel booking' }));
     await dialog.waitFor({ state: 'detached' });
-    await poll(() => mine.count()).toBe(1);
-    await poll(() => mine.first().innerText()).toContain(maths);
+    await expect.poll(() => mine.count()).toBe(1);
+    await expect.poll(() => mine.first().innerText()).toContain(maths);
     await screenshot(page, 'keyboard-03-cancelled', { fullPage: false });
   });
 
@@ -107,7 +105,7 @@ describe('keyboard only', () => {
     await press(page, page.getByRole('button', { name: 'Add event' }));
     const newEvent = page.getByRole('dialog', { name: 'New event' });
     const name = newEvent.getByLabel('Event name');
-    await poll(() => name.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => name.evaluate((element) => element === document.activeElement)).toBe(true);
     await expectVisibleFocus(page, 'the event name');
     await page.keyboard.type('Keyboard evening');
     await press(page, newEvent.getByRole('button', { name: 'Create' }));
@@ -146,12 +144,12 @@ describe('keyboard only', () => {
       }
     }
     await page.keyboard.press('Escape'); // closes the list, not the dialog
-    await poll(() => section.getByText('(2)').isVisible()).toBe(true);
+    await expect.poll(() => section.getByText('(2)').isVisible()).toBe(true);
     await screenshot(page, 'keyboard-04-section', { fullPage: false });
     await press(page, section.getByRole('button', { name: 'Save' }));
     await section.waitFor({ state: 'detached' });
     await snackbar('Section added.').waitFor();
-    await poll(() => page.getByRole('table', { name: /^Slots: / }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('table', { name: /^Slots: / }).count()).toBe(1);
 
     // Recipients: all parents, previewed, then added.
     await press(page, page.getByRole('button', { name: 'Add all parents' }), 'Enter', { max: 150 });
@@ -162,7 +160,7 @@ describe('keyboard only', () => {
     // Open bookings with Space on the switch, then send "Invite to book" and confirm.
     const status = page.getByRole('switch', { name: /Bookings open to families/ });
     await press(page, status, 'Space', { max: 150 });
-    await poll(() => status.isChecked()).toBe(true);
+    await expect.poll(() => status.isChecked()).toBe(true);
     await press(page, page.getByRole('button', { name: 'Send', exact: true }), 'Enter', { max: 150 });
     const confirm = page.getByRole('dialog', { name: 'Send this message?' });
     await press(page, confirm.getByRole('button', { name: 'Send' }));
