@@ -1,5 +1,5 @@
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorReporter } from '../lib/error-report';
 import { HttpError, UNAVAILABLE_RETRY_AFTER } from '../lib/http-error';
@@ -66,6 +66,14 @@ function addError(errors: Record<string, string[]>, field: string, message: stri
   errors[field] = [...(errors[field] ?? []), message];
 }
 
+/**
+ * An answer whose field errors name what the client sent, "__proto__" included: written with JSON.stringify,
+ * which keeps such a key, not the route's schema serializer, which would drop it (a key set on a plain
+ * object). Its fields are built here or by HttpError's callers, never from a stack or a row.
+ */
+const namingFields = (reply: FastifyReply) =>
+  reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
+
 function fieldErrors(
   validation: { instancePath: string; message?: string; keyword: string; params: unknown }[],
 ) {
@@ -91,12 +99,13 @@ export function registerErrorHandling(app: FastifyInstance, report: ErrorReporte
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+      if (error.errors) namingFields(reply);
       return reply
         .code(error.statusCode)
         .send({ message: error.message, ...(error.errors && { errors: error.errors }), ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply
+      return namingFields(reply)
         .code(422)
         .send({ message: SERVER_TEXT.invalidInput, errors: fieldErrors(error.validation) });
     }

@@ -108,10 +108,11 @@ describe('bad input never breaks the API', () => {
         errors: Object.fromEntries(keys.map((key) => [key, ['Unknown field.']])),
       });
       expectClean(response);
-      // A "__proto__" key is refused too (the error body's serializer cannot carry that key, so it is not named).
+      // A "__proto__" key is refused and named like any other (an own key of the parsed answer).
       const proto = await send(url, extra(['__proto__']));
       expect(proto.statusCode).toBe(422);
       expect(proto.json()).toMatchObject({ message: SERVER_TEXT.invalidInput });
+      expect(Object.entries(proto.json().errors)).toEqual([['__proto__', ['Unknown field.']]]);
       expectClean(proto);
     });
 
@@ -174,6 +175,7 @@ describe('bad input never breaks the API', () => {
     );
     expect(response.statusCode).toBe(422);
     expectClean(response);
+    expect(Object.entries(response.json().errors)).toEqual([['__proto__', ['Unknown field.']]]);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
