@@ -31,6 +31,15 @@ export const TOKEN_TTL_MS = {
   challenge: 5 * 60_000,
 } as const;
 
+/**
+ * Elements of a page as the server sends it that the app looks for: the JSON block with a booking link's
+ * first API answers, and the <template> of a prerendered page that holds its script tags (decision 019).
+ */
+export const PAGE_ELEMENT_IDS = {
+  firstAnswers: 'parley-first-answers',
+  prerenderedScripts: 'prerendered-scripts',
+} as const;
+
 /** Local storage keys, spec §3. */
 export const STORAGE_KEYS = {
   accessToken: 'ACCESS_TOKEN',

@@ -2,13 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { PAGE_ELEMENT_IDS } from '@parley/domain/constants';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
 const YEAR_S = 365 * 24 * 3600;
-/** The <template> of a prerendered page that holds its script tags (PRERENDERED_SCRIPTS of the web app). */
-const PRERENDERED_SCRIPTS = 'prerendered-scripts';
 
 /** A file name carrying the build's content hash (`index-Bs4e88wT.js`): its content never changes. */
 const HASHED = /-[\w-]{8}\.[a-z0-9]+$/i;
@@ -28,11 +27,6 @@ export function cacheControlFor(file: string): string {
 
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
-/** A booking page's address, with its code. */
-const BOOKING_PAGE = /^\/book\/(?:ptevent|event)\/([^/]+)\/?$/;
-/** The element that carries a page's first API answers (FIRST_ANSWERS of apps/web/src/lib/first-answers.ts). */
-const FIRST_ANSWERS = 'parley-first-answers';
-
 /**
  * A booking page's first API answers, asked of the app itself as the page would ask for them on opening
  * (the site's settings, and the page for its code with the personal link of the address), so a phone
@@ -43,7 +37,8 @@ const FIRST_ANSWERS = 'parley-first-answers';
 async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<string | null> {
   if (request.method !== 'GET') return null;
   const url = new URL(request.url, 'http://localhost');
-  const segment = BOOKING_PAGE.exec(url.pathname)?.[1];
+  const page = pageAt(url.pathname);
+  const segment = page?.bookingCode ? page.path.exec(url.pathname)?.[1] : undefined;
   if (!segment) return null;
   let code: string;
   try {
@@ -54,21 +49,21 @@ async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Prom
   // A link as the app makes them (base64url); anything else is no link here, and the app asks itself.
   const given = url.searchParams.get('link');
   const link = given && /^[\w-]{1,199}$/.test(given) ? given : null;
-  const [config, page] = await Promise.all([
+  const [config, booking] = await Promise.all([
     app.inject({ url: '/api/site/config' }),
     app.inject({
       url: `/api/events/book-event?code=${encodeURIComponent(code)}`,
       headers: link ? { 'x-booking-link': link } : {},
     }),
   ]);
-  if (config.statusCode !== 200 || page.statusCode !== 200) return null;
+  if (config.statusCode !== 200 || booking.statusCode !== 200) return null;
   const answers = {
     at: Date.now(),
     siteConfig: config.json(),
-    bookingPage: { code, link, answer: page.json() },
+    bookingPage: { code, link, answer: booking.json() },
   };
   const json = JSON.stringify(answers).replaceAll('<', '\\u003c');
-  return `<script type="application/json" id="${FIRST_ANSWERS}">${json}</script>`;
+  return `<script type="application/json" id="${PAGE_ELEMENT_IDS.firstAnswers}">${json}</script>`;
 }
 
 /**
@@ -80,9 +75,17 @@ async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Prom
  */
 const BOOKING = ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'];
 const LOGIN = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'];
-const PAGES: ReadonlyArray<{ path: RegExp; modules: readonly string[]; prerendered?: string }> = [
-  { path: /^\/book\/ptevent\/[^/]+\/?$/, modules: BOOKING, prerendered: 'book-ptevent' },
-  { path: /^\/book\/event\/[^/]+\/?$/, modules: BOOKING, prerendered: 'book-event' },
+type Page = {
+  /** The address; a booking page's captures its code. */
+  path: RegExp;
+  modules: readonly string[];
+  prerendered?: string;
+  /** A booking link: it arrives with its first answers (firstAnswers). */
+  bookingCode?: true;
+};
+const PAGES: readonly Page[] = [
+  { path: /^\/book\/ptevent\/([^/]+)\/?$/, modules: BOOKING, prerendered: 'book-ptevent', bookingCode: true },
+  { path: /^\/book\/event\/([^/]+)\/?$/, modules: BOOKING, prerendered: 'book-event', bookingCode: true },
   { path: /^\/auth\/login\/?$/, modules: LOGIN, prerendered: 'login' },
   // /login only redirects there: the app, not a prerendered page, must answer it.
   { path: /^\/login\/?$/, modules: LOGIN },
@@ -92,9 +95,11 @@ const PAGES: ReadonlyArray<{ path: RegExp; modules: readonly string[]; prerender
   },
 ];
 
+const pageAt = (path: string) => PAGES.find((page) => page.path.test(path));
+
 /** The JavaScript files a page needs beyond the entry's own (which index.html names already). */
 export function pagePreloads(manifest: Manifest, path: string): string[] {
-  const modules = PAGES.find((page) => page.path.test(path))?.modules;
+  const modules = pageAt(path)?.modules;
   if (!modules) return [];
   const closure = (keys: readonly string[]) => {
     const seen = new Set<string>();
@@ -171,7 +176,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     }
     const path = request.url.split('?')[0] ?? '';
     const modules = await manifest(html);
-    const prerendered = PAGES.find((page) => page.path.test(path))?.prerendered;
+    const prerendered = pageAt(path)?.prerendered;
     if (prerendered) {
       // Written after the browser build: until then (or without it) the page is index.html.
       html = await readFile(resolve(root, '.prerendered', `${prerendered}.html`), 'utf8').catch(() => html);
@@ -182,7 +187,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
       )
       .join('');
     // A prerendered page holds its script tags back until it has been painted (apps/web/src/app/prerendered.ts).
-    const held = html.indexOf(`<template id="${PRERENDERED_SCRIPTS}">`);
+    const held = html.indexOf(`<template id="${PAGE_ELEMENT_IDS.prerenderedScripts}">`);
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
     // Never in the way of the page: without its answers the app asks for them itself.

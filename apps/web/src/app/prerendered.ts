@@ -2,7 +2,7 @@
 // link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. The app
 // then renders over that markup (Preact reuses the elements it finds, so nothing is drawn twice) and takes
 // over what the visitor did meanwhile: the text typed, the field in focus.
-import { STORAGE_KEYS } from '@parley/domain/constants';
+import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import { type ComponentChild, render } from 'preact';
 import type { ReactNode } from 'react';
 import { onFirstGesture } from '../lib/first-gesture';
@@ -55,7 +55,7 @@ const PRERENDERED_CSS = `.${PRERENDERED_STALE} #root{visibility:hidden}#root[${P
 /** The element after #root whose arrival lets the page paint (see prerenderedDocument). */
 const PRERENDERED_END = 'prerendered-end';
 /** The <template> that holds the app's script tags until the page has been painted. */
-export const PRERENDERED_SCRIPTS = 'prerendered-scripts';
+const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
 
 /**
  * The built index.html with the page in #root and its styles, and an inline script run before the body is

@@ -1,12 +1,10 @@
-import { STORAGE_KEYS } from '@parley/domain/constants';
+import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 
 // A booking link's page arrives with the first answers it would ask the API for (the server asks itself
 // on the page's behalf: apps/server/src/plugins/web-app.ts), so its first render shows the page instead of
 // waiting a round trip after the scripts have run (decision 019). Each answer is taken once, by the query
 // it is for, while the page that brought it is still the one shown; after that the app asks as always.
 
-/** The element of the page that carries them (FIRST_ANSWERS of the server's web-app plugin). */
-export const FIRST_ANSWERS = 'parley-first-answers';
 /** How long an answer that came with the page counts as fresh: its query does not ask again meanwhile. */
 export const FIRST_ANSWER_FRESH_MS = 30_000;
 
@@ -26,7 +24,8 @@ let read: Answers | null | undefined;
 function answers(): Answers | null {
   if (read !== undefined) return read;
   read = null;
-  const element = typeof document === 'undefined' ? null : document.getElementById(FIRST_ANSWERS);
+  const element =
+    typeof document === 'undefined' ? null : document.getElementById(PAGE_ELEMENT_IDS.firstAnswers);
   if (!element) return read;
   element.remove();
   try {

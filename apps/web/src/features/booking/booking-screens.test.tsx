@@ -1,8 +1,8 @@
 import { BOOKING_TEXT, type BookingPage, type BookingResult, type MyBooking } from '@parley/domain/booking';
-import { STORAGE_KEYS } from '@parley/domain/constants';
+import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_ANSWERS, resetFirstAnswers } from '../../lib/first-answers';
+import { resetFirstAnswers } from '../../lib/first-answers';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
@@ -121,7 +121,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  document.getElementById(FIRST_ANSWERS)?.remove();
+  document.getElementById(PAGE_ELEMENT_IDS.firstAnswers)?.remove();
   resetFirstAnswers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
@@ -185,7 +185,7 @@ describe('booking page: the answers a booking link arrives with (decision 019)',
   function arriveWith(code: string, link: string | null, answer: BookingPage) {
     const block = document.createElement('script');
     block.type = 'application/json';
-    block.id = FIRST_ANSWERS;
+    block.id = PAGE_ELEMENT_IDS.firstAnswers;
     block.textContent = JSON.stringify({
       at: Date.now(),
       siteConfig: { ...siteConfig, appName: 'Parley at Hill' },
@@ -202,7 +202,7 @@ describe('booking page: the answers a booking link arrives with (decision 019)',
     renderAt('/book/ptevent/SPRING?link=tok-abc');
     expect(await screen.findByText('Booking as Pat Park (from your invitation link)')).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: 'Alice Park' })).toBeTruthy();
-    expect(document.getElementById(FIRST_ANSWERS)).toBeNull();
+    expect(document.getElementById(PAGE_ELEMENT_IDS.firstAnswers)).toBeNull();
     expect(calls('book-event')).toHaveLength(0);
     expect(requests.filter((request) => request.path === '/api/site/config')).toHaveLength(0);
     // The link is still kept and sent on the calls that follow.
