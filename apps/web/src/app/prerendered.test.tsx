@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   isPrerendered,
+  PHONE_QUERY,
   PRERENDERED,
   PRERENDERED_STALE,
   type PrerenderedPage,
@@ -126,6 +127,7 @@ describe('takeOverPrerendered', () => {
 function Toggle() {
   const [on, setOn] = useState(false);
   const [sent, setSent] = useState(0);
+  const [ticked, setTicked] = useState(false);
   return (
     <form
       onSubmit={(event) => {
@@ -134,6 +136,12 @@ function Toggle() {
       }}
     >
       <input aria-label="Code" />
+      <input
+        type="checkbox"
+        aria-label="Maths"
+        checked={ticked}
+        onChange={() => setTicked((value) => !value)}
+      />
       <button type="button" onClick={() => setOn((value) => !value)}>
         {on ? 'Dark mode' : 'Light mode'}
       </button>
@@ -213,6 +221,61 @@ describe("the prerendered page's inline script", () => {
     // Drawn afresh, not corrected in place (no colour fades from the other theme).
     expect(stale.querySelector('form')).not.toBe(form);
     expect(stale.querySelectorAll('form')).toHaveLength(1);
+  });
+
+  it('lets a box ticked early tick, and the app has it ticked once it takes over', async () => {
+    const container = prerendered(<Toggle />);
+    runHeadScript();
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Maths' });
+    const tap = new MouseEvent('click', { bubbles: true, cancelable: true });
+    box.dispatchEvent(tap);
+    expect(tap.defaultPrevented).toBe(false);
+    expect(box.checked).toBe(true); // the browser's own toggle, shown at once
+
+    await takeOverPrerendered(container, Promise.resolve(), <Toggle />);
+    expect(screen.getByRole('checkbox', { name: 'Maths' })).toBe(box);
+    await waitFor(() => expect(box.checked).toBe(true));
+    // The app's state, not the element's alone: a tap now unticks it.
+    box.click();
+    await waitFor(() => expect(box.checked).toBe(false));
+  });
+
+  it('hides a page rendered for another layout than the window’s, until the app takes over', () => {
+    const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+    const phoneWindow = (phone: boolean) =>
+      Object.defineProperty(window, 'matchMedia', {
+        configurable: true,
+        value: (media: string) => ({ media, matches: phone && media === PHONE_QUERY }),
+      });
+    phoneWindow(true);
+    runHeadScript({ ...PAGE, viewport: 'phone' });
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    runHeadScript({ ...PAGE, viewport: 'desktop' });
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
+    document.documentElement.classList.remove(PRERENDERED_STALE);
+    phoneWindow(false);
+    runHeadScript({ ...PAGE, viewport: 'desktop' });
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    runHeadScript(PAGE); // a page with one layout for all
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    if (original) Object.defineProperty(window, 'matchMedia', original);
+    else Reflect.deleteProperty(window, 'matchMedia');
+  });
+
+  it('moves a personal link from the address into the tab before the first paint; without one, a tab that keeps one sees its own page', () => {
+    const keep = { param: 'link', key: 'bookingLink:ABC' };
+    window.history.replaceState(null, '', '/book/ptevent/ABC?link=s3cret&x=1#top');
+    runHeadScript({ ...PAGE, keep });
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(
+      '/book/ptevent/ABC?x=1#top',
+    );
+    expect(sessionStorage.getItem('bookingLink:ABC')).toBe('s3cret');
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
+    // The same address without the link (a reload): rendered for a stranger, not for this tab's family.
+    runHeadScript({ ...PAGE, keep });
+    expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
+    sessionStorage.clear();
+    window.history.replaceState(null, '', '/');
   });
 
   it('hides the page from a visitor with a session or the light theme, until the app takes over', () => {

@@ -2,7 +2,7 @@
 // link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. The app
 // then renders over that markup (Preact reuses the elements it finds, so nothing is drawn twice) and takes
 // over what the visitor did meanwhile: the text typed, the field in focus.
-import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
+import { BREAKPOINTS, PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import { type ComponentChild, render } from 'preact';
 import type { ReactNode } from 'react';
 import { onFirstGesture } from '../lib/first-gesture';
@@ -18,7 +18,7 @@ export const PRERENDERED_STALE = 'prerendered-stale';
 
 /** What the page's inline script keeps until the app takes over (see prerenderedDocument). */
 type Early = {
-  /** Taps on buttons, and Enter in a form's field, in the order they came. */
+  /** Taps on buttons, checkboxes and radios, and Enter in a form's field, in the order they came. */
   acts: HTMLElement[];
   listeners: Record<'click' | 'submit' | 'keydown', (event: Event) => void>;
 };
@@ -37,9 +37,27 @@ export type TakeOver = 'at-once' | 'on-gesture';
  */
 const TAKE_OVER_GESTURES = ['pointerdown', 'keydown', 'input'] as const;
 
+/**
+ * The layout a page was rendered in, where it has one per viewport (the booking pages: useIsMobile). The
+ * server guesses it from the browser's name; a visitor whose window says otherwise sees the page once the
+ * app has drawn theirs (the page is stale for them, as with another theme).
+ */
+export type Viewport = 'phone' | 'desktop';
+/** useIsMobile's query (the theme's breakpoints.down('md')), as the inline script can ask it. */
+export const PHONE_QUERY = `(max-width:${BREAKPOINTS.md - 0.05}px)`;
+
 /** A page as the build renders it (apps/web/src/prerender.tsx): its markup and the styles it uses. */
 export type PrerenderedPage = {
   takeOver: TakeOver;
+  /** The layout it was rendered in, where that depends on the viewport. */
+  viewport?: Viewport;
+  /**
+   * A secret of the address (a booking page's personal link) that the inline script moves into the tab's
+   * store at once, as the app would (lib/url-token.ts): a page that waits for a gesture keeps it out of
+   * the address bar meanwhile too. An address without it, in a tab that keeps one, is a page rendered for
+   * a stranger: stale for this visitor.
+   */
+  keep?: { param: string; key: string } | null;
   markup: string;
   /** The components' styles, with emotion's names for them: the app's emotion takes them over as its own. */
   styles: { names: string[]; css: string };
@@ -64,9 +82,11 @@ const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
  * in a <template> until the first paint, so on a slow connection the page's own bytes come first and a
  * warm cache cannot hold the paint back either (a page taken over at once fetches them at once: it needs
  * the app for its content). The script hides the page from a visitor who will see
- * another one (a stored session or light theme), and until the app takes over it holds back what the
- * markup alone would do wrong: a tap on a button, or Enter in a form's field (kept, and given to the app
- * once it runs: a theme toggle tapped early still toggles, an Enter still signs in), and the browser's
+ * another one (a stored session, the light theme, another viewport's layout), and until the app takes over
+ * it keeps what the markup alone would do wrong: a tap on a button (held back) or a checkbox or radio
+ * (let through, as the app is told of it afterwards), or Enter in a form's field (held back), each given to
+ * the app once it runs (a theme toggle tapped early still toggles, a teacher ticked early is ticked, an
+ * Enter still signs in), and it blocks the browser's
  * own submit (which would put the typed email and password into the address). Links work as plain links.
  * Inline tags carry the build's nonce placeholder, which the server replaces per answer.
  */
@@ -77,13 +97,15 @@ export function prerenderedDocument(template: string, page: PrerenderedPage): st
     throw new Error('index.html is not as the build writes it');
   }
   const preloads = template.match(/<link rel="modulepreload" [^>]*>/g) ?? [];
-  const text = JSON.stringify;
+  // A value in the script as a JS literal that no text of the address can close the script with.
+  const text = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
   const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0;
-try{var s=localStorage;if(s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light")d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
+var kp=${text(page.keep ?? null)},other=0;if(kp)try{var u=new URL(location.href),t=u.searchParams.get(kp.param),ss=sessionStorage;if(t){ss.setItem(kp.key,t);u.searchParams.delete(kp.param);history.replaceState(history.state,"",u.pathname+u.search+u.hash)}else other=!!ss.getItem(kp.key)}catch(e){}
+try{var s=localStorage,v=${text(page.viewport ?? '')};if(other||s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light"||v&&matchMedia(${text(PHONE_QUERY)}).matches!==(v==="phone"))d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
 function start(){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});if(started++||!t)return;t.content.querySelectorAll("script").forEach(function(o){var m=d.createElement("script");for(var i=0;i<o.attributes.length;i++)m.setAttribute(o.attributes[i].name,o.attributes[i].value);m.nonce=o.nonce||o.getAttribute("nonce");o.replaceWith(m)});d.head.appendChild(t.content)}
 ${page.takeOver === 'at-once' ? 'start();' : 'requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000);'}
 function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
-l.click=function(e){var b=e.target.closest&&e.target.closest("button");if(b&&early(e)){e.preventDefault();q.acts.push(b)}};
+l.click=function(e){var b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&early(e)){if(b.tagName==="BUTTON")e.preventDefault();q.acts.push(b)}};
 l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
 l.submit=function(e){if(early(e))e.preventDefault()};
 for(var k in l)d.addEventListener(k,l[k],true)})()`;
@@ -189,6 +211,8 @@ export async function takeOverPrerendered(
       // an email or number field has no selection to put back
     }
   }
+  // A box ticked early toggled itself (the browser's own), and the render has just put it back as the app
+  // has it: clicked again now, the app ticks it.
   for (const act of early?.acts ?? []) {
     if (!act.isConnected) continue;
     if (act instanceof HTMLFormElement) act.requestSubmit();

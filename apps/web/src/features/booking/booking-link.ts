@@ -9,6 +9,21 @@ export const BOOKING_LINK_PARAM = 'link';
 
 export const bookingLinkKey = (code: string) => `bookingLink:${code}`;
 
+/**
+ * Where a booking page's personal link is kept, for a page rendered by the server: its inline script moves
+ * the link from the address into the tab's store before the first paint (apps/web/src/app/prerendered.ts),
+ * as the app would once it runs. Null for any other address.
+ */
+export function bookingLinkKeeping(pathname: string): { param: string; key: string } | null {
+  const code = /^\/book\/(?:ptevent|event)\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (!code) return null;
+  try {
+    return { param: BOOKING_LINK_PARAM, key: bookingLinkKey(decodeURIComponent(code)) };
+  } catch {
+    return null; // not an address the router would match either
+  }
+}
+
 export function readBookingLink(code: string): string | null {
   return readKept(bookingLinkKey(code));
 }

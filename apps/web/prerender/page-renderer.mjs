@@ -1,0 +1,75 @@
+// Renders a page of the app into HTML: the prerender bundle (apps/web/src/prerender.tsx, built by
+// scripts/prerender.mjs into the build's .prerendered/render.js) run at the page's address in a fresh jsdom
+// window, its own context for the bundle's module state, so nothing of one page (a family's answers) can
+// reach another and all of it is garbage once the page is written. The build runs it for the login page;
+// the server, as a worker thread (apps/server/src/plugins/page-renderer.ts), for each booking link with its
+// first answers (decision 019). Plain JavaScript: the build copies it beside the bundle it runs.
+import { readFileSync, statSync } from 'node:fs';
+import vm from 'node:vm';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+/** The window's width per layout (the app's useIsMobile switches at 540 px). */
+const WIDTHS = { phone: 390, desktop: 1280 };
+
+/** matchMedia for a window `width` pixels wide: widths are answered, no other feature (motion, colours) is preferred. */
+function matchMediaAt(width) {
+  const holds = (part) => {
+    const feature = /\(\s*(min|max)-width\s*:\s*([\d.]+)px\s*\)/.exec(part);
+    if (!feature) return false;
+    return feature[1] === 'min' ? width >= Number(feature[2]) : width <= Number(feature[2]);
+  };
+  return (media) => ({
+    media,
+    matches: media.split(/\s+and\s+/).every(holds),
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
+  });
+}
+
+/** The bundle, compiled once per build (a new build has a new file time). */
+let compiled = null;
+function bundleScript(path) {
+  const { mtimeMs } = statSync(path);
+  if (compiled?.path !== path || compiled.mtimeMs !== mtimeMs) {
+    const code = `${readFileSync(path, 'utf8')}\n;parleyPrerender`;
+    compiled = { path, mtimeMs, script: new vm.Script(code, { filename: path }) };
+  }
+  return compiled.script;
+}
+
+/**
+ * One page: `template` (the built index.html, with a booking link's first answers in it) rendered at `url`,
+ * taken over as `takeOver` says, in the layout of `viewport` where it has one per viewport.
+ */
+export async function renderPage(JSDOM, { bundle, template, url, takeOver, viewport }) {
+  const script = bundleScript(bundle);
+  const dom = new JSDOM(template, { url, pretendToBeVisual: true, runScripts: 'outside-only' });
+  const { window } = dom;
+  try {
+    window.matchMedia = matchMediaAt(WIDTHS[viewport ?? 'desktop']);
+    // A request the page would make is never answered here: what its first render needs came with it.
+    window.fetch = () => new Promise(() => {});
+    const { renderDocument } = script.runInContext(dom.getInternalVMContext());
+    return await renderDocument(template, takeOver, viewport ? { viewport } : undefined);
+  } finally {
+    window.close();
+  }
+}
+
+// As the server's worker thread: a page per message, answered with its HTML or why not. The bundle is
+// compiled at once, so the first visitor does not wait for it.
+if (!isMainThread && workerData?.pageRenderer) {
+  const { JSDOM } = await import(workerData.jsdom);
+  bundleScript(workerData.bundle);
+  parentPort.on('message', async ({ id, page }) => {
+    try {
+      parentPort.postMessage({ id, html: await renderPage(JSDOM, page) });
+    } catch (error) {
+      parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
