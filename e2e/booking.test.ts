@@ -266,6 +266,16 @@ describe.each([
       .click();
     const mailLink = page.getByRole('article').getByRole('link', { name: /\/book\/ptevent\/.+\?link=/ });
     await shot(page, '01-invitation-mail');
+    // The page arrives rendered from its first answers (decision 019): who is booking, the children to
+    // tick, in the layout of the browser's kind, taken over by the app at the first tap or key.
+    const served = await fetch((await mailLink.getAttribute('href')) ?? '', {
+      headers: { 'user-agent': await page.evaluate(() => navigator.userAgent) },
+    });
+    const root = /<div id="root" data-prerendered="on-gesture">(.*?)<div id="prerendered-end"/s.exec(
+      await served.text(),
+    )?.[1];
+    expect(root).toContain(`Booking as ${e.parent.name} (from your invitation link)`);
+    expect(root).toContain(e.rosa.name);
     // The page arrives with its first answers (decision 019): it asks the API for neither on opening.
     const asked: string[] = [];
     const listen = (request: { url(): string }) => asked.push(new URL(request.url()).pathname);

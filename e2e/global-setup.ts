@@ -52,6 +52,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       SMTP_URL: '',
+      // A booking link's page always arrives rendered here, however busy the machine (decision 019).
+      PAGE_RENDER_WAIT_MS: '15000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

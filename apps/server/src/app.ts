@@ -187,6 +187,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, config.webDist);
+  await registerWebApp(app, config.webDist, config.pageRenderWaitMs);
   return app;
 }

@@ -33,6 +33,8 @@ const schema = z.object({
   TURNSTILE_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  // How long a booking link's page waits for the server to render it (decision 019); 0 renders none.
+  PAGE_RENDER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   DEV_MAILBOX_OPEN: z.enum(['true', 'false']).default('false'),
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -123,6 +125,8 @@ export type Config = {
   turnstileSiteKey: string | undefined;
   logLevel: string;
   webDist: string | undefined;
+  /** How long a booking link's page waits for its render before it goes without (0: never rendered). */
+  pageRenderWaitMs: number;
   /** The dev mailbox keeps mail in the database and shows it at /dev/mailbox (never in production). */
   devMailbox: boolean;
   /** The dev mailbox answers clients beyond this machine too (a shared demo server). */
@@ -189,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     turnstileSiteKey: c.TURNSTILE_SITE_KEY,
     logLevel: c.LOG_LEVEL,
     webDist: c.WEB_DIST,
+    pageRenderWaitMs: c.PAGE_RENDER_WAIT_MS,
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { PAGE_ELEMENT_IDS } from '@parley/domain/constants';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PageRenderer, viewportOf } from './page-renderer';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
 const YEAR_S = 365 * 24 * 3600;
@@ -123,10 +124,17 @@ export function pagePreloads(manifest: Manifest, path: string): string[] {
  * Serves the built web app at / with a fallback to index.html for the app's own routes. The build may
  * land after the server starts (npm start builds and starts in parallel), so its presence is checked lazily.
  */
-export async function registerWebApp(app: FastifyInstance, webDist: string | undefined): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDist: string | undefined,
+  renderWaitMs = 0,
+): Promise<void> {
   const root = resolve(webDist ?? 'apps/web/dist');
   mkdirSync(root, { recursive: true });
   let built = false;
+  const renderer = new PageRenderer(root, renderWaitMs, app.log);
+  app.addHook('onReady', async () => void renderer.warm());
+  app.addHook('onClose', () => renderer.close());
   const hasApp = () => {
     built ||= existsSync(resolve(root, 'index.html'));
     return built;
@@ -176,10 +184,25 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     }
     const path = request.url.split('?')[0] ?? '';
     const modules = await manifest(html);
+    // Never in the way of the page: without its answers the app asks for them itself.
+    const answers = await firstAnswers(app, request).catch(() => null);
+    const withAnswers = (document: string) =>
+      answers ? document.replace('</body>', `${answers}</body>`) : document;
+    // A booking link with its answers, rendered; else the page the build prerendered, if any.
+    const rendered =
+      answers &&
+      (await renderer.render({
+        template: withAnswers(html),
+        url: `${request.protocol}://${request.host}${request.url}`,
+        viewport: viewportOf(request.headers['user-agent']),
+      }));
     const prerendered = pageAt(path)?.prerendered;
-    if (prerendered) {
+    if (rendered) html = rendered;
+    else {
       // Written after the browser build: until then (or without it) the page is index.html.
-      html = await readFile(resolve(root, '.prerendered', `${prerendered}.html`), 'utf8').catch(() => html);
+      if (prerendered)
+        html = await readFile(resolve(root, '.prerendered', `${prerendered}.html`), 'utf8').catch(() => html);
+      html = withAnswers(html);
     }
     const hints = pagePreloads(modules, path)
       .map(
@@ -190,9 +213,6 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     const held = html.indexOf(`<template id="${PAGE_ELEMENT_IDS.prerenderedScripts}">`);
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
-    // Never in the way of the page: without its answers the app asks for them itself.
-    const answers = await firstAnswers(app, request).catch(() => null);
-    if (answers) html = html.replace('</body>', `${answers}</body>`);
     // index.html must never be cached: it names the hashed bundles of the current build (and the nonce);
     // a page carrying a family's answers is not even stored.
     return reply
