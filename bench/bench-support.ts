@@ -112,9 +112,18 @@ export async function stopServers(children: ChildProcess[]): Promise<void> {
 /** What a server child reports: the statements it sent (and the time spent waiting on them) and its CPU. */
 export type ServerStats = { queries: number; queryMs: number; cpuUserMs: number; cpuSystemMs: number };
 
+/** A bench's configuration: no page renderer (a worker thread whose CPU would count as the server's). */
+export const benchConfig = (logLevel = 'silent') =>
+  parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: logLevel,
+    APP_URL: 'http://parley.bench',
+    PAGE_RENDER_WAIT_MS: '0',
+  });
+
 /** The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port. */
 export async function listenApp(databaseUrl: string, logLevel: string) {
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: logLevel, APP_URL: 'http://parley.bench' });
+  const config = benchConfig(logLevel);
   const db = openDatabase({ databaseUrl });
   const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
   const port = await listenOn(app);

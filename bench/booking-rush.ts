@@ -21,7 +21,6 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { asOwner } from '../apps/server/src/db/scope';
@@ -36,6 +35,7 @@ import {
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
+  benchConfig,
   type ForkedServer,
   forkServer,
   listenApp,
@@ -135,7 +135,7 @@ async function call<T>(
 
 /** 30 teachers × 24 ten-minute slots (16:00–20:00, two weeks ahead), 1,000 parents with a child each. */
 async function setUp(db: Db): Promise<Evening> {
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
+  const config = benchConfig();
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
     const email = 'admin@booking-rush.example.org';

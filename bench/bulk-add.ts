@@ -8,12 +8,11 @@
 // Exits non-zero when a goal is missed or the result is not what 2,000 new families must give.
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../apps/server/src/app';
-import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
-import { adminToken } from './bench-support';
+import { adminToken, benchConfig } from './bench-support';
 
 const FAMILIES = 2000;
 const GOALS = { pglite: 10, postgres: 5 } as const;
@@ -54,7 +53,7 @@ function familiesCsv(count: number): string {
 
 async function run(database: Figures['database'], db: Db, csv: string): Promise<Figures> {
   await migrateToLatest(db);
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
+  const config = benchConfig();
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
     const headers = { authorization: `Bearer ${await adminToken(app, db, 'admin@bench.example.org')}` };

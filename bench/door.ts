@@ -29,7 +29,6 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { asOwner } from '../apps/server/src/db/scope';
@@ -40,6 +39,7 @@ import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
   asAppRole,
+  benchConfig,
   type ForkedServer,
   forkServer,
   listenApp,
@@ -380,7 +380,7 @@ type Evening = { schoolId: number; eventId: number; doors: Door[]; codes: string
 
 /** A ticketed event (one section, 18:00–21:00 a week ahead), its scanners, and TICKETS tickets. */
 async function setUp(db: Db): Promise<Evening> {
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
+  const config = benchConfig();
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
     const email = 'admin@door.example.org';

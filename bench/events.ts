@@ -9,12 +9,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
-import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
-import { adminToken } from './bench-support';
+import { adminToken, benchConfig } from './bench-support';
 
 const EVENTS = 500;
 const TEACHERS = 60;
@@ -178,7 +177,7 @@ async function median(
 
 async function run(database: Figures['database'], db: Db): Promise<Figures> {
   await migrateToLatest(db);
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://parley.bench' });
+  const config = benchConfig();
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
     const headers = {

@@ -7,6 +7,9 @@ import { expectAccessible } from './accessibility';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+/** A phone's Chromium, as it names itself. */
+export const PHONE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 const FLAGS = [
   '--headless',
@@ -49,6 +52,8 @@ export async function openBrowser(
   options: {
     timezoneId?: string;
     isMobile?: boolean;
+    /** The browser's name for itself (a phone's says "Mobile": the server renders a booking link for it). */
+    userAgent?: string;
     allowCspViolations?: boolean;
     /** More Chromium switches (a fake camera: e2e/fake-camera.ts). */
     args?: string[];
@@ -65,6 +70,7 @@ export async function openBrowser(
     args: [...FLAGS, ...(options.args ?? [])],
     viewport,
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
+    ...(options.userAgent && { userAgent: options.userAgent }),
     ...(options.isMobile && { isMobile: true, hasTouch: true }),
   });
   context.setDefaultTimeout(15_000);

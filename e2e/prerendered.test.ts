@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type Browser, openBrowser, PHONE, screenshot } from './browser';
+import { type Browser, openBrowser, PHONE, PHONE_USER_AGENT, screenshot } from './browser';
 import { PASSWORD, schoolThroughApi, waitForPath } from './journeys';
+import { smallSchool } from './school-fixture';
 
 const baseUrl = inject('baseUrl');
 
@@ -65,5 +66,35 @@ describe('prerendered pages (phone)', () => {
     expect(await page.getByRole('heading', { name: 'Log in to your school' }).isVisible()).toBe(false);
     release();
     await waitForPath(page, '/home');
+  });
+
+  it('a booking link arrives rendered for its family, waits for the first tap, and the box that tap unticks stays unticked', async () => {
+    const school = await smallSchool(baseUrl, `rendered${Date.now()}`);
+    browser = await openBrowser(PHONE, { isMobile: true, userAgent: PHONE_USER_AGENT });
+    const { page } = browser;
+    const release = await holdScripts(page);
+    await page.goto(school.bookingLink, { waitUntil: 'commit' });
+    // Painted from the server's HTML, before any script: who is booking and the teachers to tick, in the
+    // phone's layout; the personal link already out of the address.
+    await page.getByText('Booking as Pat Rowe (from your invitation link)').waitFor();
+    expect(await page.locator('#root[data-prerendered="on-gesture"]').count()).toBe(1);
+    expect(await page.locator('html.prerendered-stale').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.has('link')).toBe(false);
+    const art = page.getByRole('checkbox', { name: new RegExp(school.artTeacher.name) });
+    expect(await art.isChecked()).toBe(true);
+    await screenshot(page, 'prerendered-03-booking-before-the-app');
+
+    // The scripts run, and the app waits for the visitor: the page is the server's until the first tap.
+    release();
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(1_500);
+    expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
+    // The first tap unticks a teacher: the app takes over, and has it unticked.
+    await art.click();
+    await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
+    await expect.poll(() => art.isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: 'Arrange for me' }).isVisible()).toBe(true);
+    await screenshot(page, 'prerendered-04-booking-taken-over');
   });
 });

@@ -50,6 +50,8 @@ export async function createTestApp(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     APP_URL: TEST_APP_URL,
+    // No page renderer (a worker with jsdom) per test app; the browser journeys run the real one.
+    PAGE_RENDER_WAIT_MS: '0',
     ...options.env,
   });
   const background = new TestBackground();
