@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -76,6 +76,22 @@ describe('PageRenderer', () => {
     const off = new PageRenderer(buildWith(`parentPort.postMessage({ id, html: 'x' });`), 0, log);
     expect(await off.render(page)).toBeNull();
     await off.close();
+  });
+
+  it('after a worker that cannot start, pages go without for a while rather than start another each', async () => {
+    const root = buildWith('');
+    const started = join(root, 'started.txt');
+    writeFileSync(
+      join(root, '.prerendered', 'page-renderer.mjs'),
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(started)}, 'x');
+throw new Error('jsdom is missing');`,
+    );
+    const renderer = new PageRenderer(root, 5_000, log);
+    expect(await renderer.render(page)).toBeNull();
+    expect(await renderer.render(page)).toBeNull();
+    expect(readFileSync(started, 'utf8')).toBe('x');
+    await renderer.close();
   });
 
   it('renders nothing for a build without a renderer (or before the build has landed)', async () => {

@@ -21,6 +21,8 @@ export type PageToRender = { template: string; url: string; viewport: Viewport }
 const QUEUE_MAX = 8;
 /** A render still running after this is stuck: the worker is replaced. */
 const STUCK_MS = 15_000;
+/** After a worker failed (it could not start, or crashed), pages go without for this long. */
+const RETRY_AFTER_MS = 60_000;
 
 /** A phone's browser names itself "Mobile" (Android phones, iPhones); tablets and desktops do not. */
 export const viewportOf = (userAgent: string | undefined): Viewport =>
@@ -31,6 +33,7 @@ type Answer = { id: number; html?: string; error?: string };
 
 export class PageRenderer {
   private worker: Worker | null = null;
+  private failedAt = Number.NEGATIVE_INFINITY;
   private readonly jobs = new Map<number, Job>();
   private lastId = 0;
 
@@ -80,6 +83,7 @@ export class PageRenderer {
       void this.close();
     }
     if (this.worker) return this.worker;
+    if (Date.now() - this.failedAt < RETRY_AFTER_MS) return null;
     const script = join(this.webRoot, '.prerendered', 'page-renderer.mjs');
     if (!existsSync(script) || !existsSync(this.bundle)) return null;
     const jsdom = pathToFileURL(createRequire(import.meta.url).resolve('jsdom')).href;
@@ -89,7 +93,10 @@ export class PageRenderer {
       if (error) this.log.warn({ error }, 'a page render failed');
       this.finish(id, html ?? null);
     });
-    worker.on('error', (error) => this.log.warn({ err: error }, 'the page renderer failed'));
+    worker.on('error', (error) => {
+      this.failedAt = Date.now();
+      this.log.warn({ err: error }, 'the page renderer failed');
+    });
     worker.on('exit', () => {
       if (this.worker !== worker) return;
       this.worker = null;

@@ -191,11 +191,13 @@ export async function registerWebApp(
     // A booking link with its answers, rendered; else the page the build prerendered, if any.
     const rendered =
       answers &&
-      (await renderer.render({
-        template: withAnswers(html),
-        url: `${request.protocol}://${request.host}${request.url}`,
-        viewport: viewportOf(request.headers['user-agent']),
-      }));
+      (await renderer
+        .render({
+          template: withAnswers(html),
+          url: `${request.protocol}://${request.host}${request.url}`,
+          viewport: viewportOf(request.headers['user-agent']),
+        })
+        .catch(() => null));
     const prerendered = pageAt(path)?.prerendered;
     if (rendered) html = rendered;
     else {
