@@ -5,9 +5,9 @@
 // signed-out visitor in the dark theme first sees it (apps/web/prerender/page-renderer.mjs, copied beside
 // the bundle: the server runs both per request for a booking link with its first answers). Run by the web
 // build (a plugin of apps/web/vite.config.ts) once the browser build is written.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const RENDERER = join(root, 'apps/web/prerender/page-renderer.mjs');
@@ -50,10 +50,9 @@ export async function prerenderPages(dist) {
     },
   });
   copyFileSync(RENDERER, join(out, 'page-renderer.mjs'));
-  const { renderPage } = await import(join(out, 'page-renderer.mjs'));
+  const { renderPage } = await import(pathToFileURL(join(out, 'page-renderer.mjs')).href);
   const { JSDOM } = await import('jsdom');
   const template = readFileSync(join(dist, 'index.html'), 'utf8');
-  mkdirSync(out, { recursive: true });
   for (const [name, { path, takeOver }] of Object.entries(PRERENDERED_PAGES)) {
     const html = await renderPage(JSDOM, {
       bundle: join(out, 'render.js'),

@@ -1,12 +1,13 @@
-// scripts/prerender.mjs bundles this into one script that apps/web/render/page-renderer.mjs runs in a fresh
+// scripts/prerender.mjs bundles this into one script that apps/web/prerender/page-renderer.mjs runs in a fresh
 // jsdom at a page's address, as a signed-out visitor in the dark theme first sees it: at build time for the
 // login page, and per request for a booking link with its first answers (decision 019). main.tsx renders
 // over the result.
 import './lib/preact-parity';
+import type { Viewport } from '@parley/domain/constants';
 import { act } from 'preact/test-utils';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { prerenderedDocument, type TakeOver, type Viewport } from './app/prerendered';
+import { prerenderedDocument, type TakeOver } from './app/prerendered';
 import { emotionCache } from './app/providers';
 import { preloadPage } from './app/router';
 import { bookingLinkKeeping } from './features/booking/booking-link';

@@ -40,6 +40,12 @@ export const PAGE_ELEMENT_IDS = {
   prerenderedScripts: 'prerendered-scripts',
 } as const;
 
+/**
+ * The layout a page is rendered in where it has one per viewport (the booking pages): the server guesses it
+ * from the browser's name, and a prerendered page's inline script checks it against the window.
+ */
+export type Viewport = 'phone' | 'desktop';
+
 /** Local storage keys, spec §3. */
 export const STORAGE_KEYS = {
   accessToken: 'ACCESS_TOKEN',

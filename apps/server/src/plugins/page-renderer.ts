@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Viewport } from '@parley/domain/constants';
 import type { FastifyBaseLogger } from 'fastify';
 
 // A booking link's page rendered per request from its first answers, so a phone paints the booking page
@@ -13,8 +14,6 @@ import type { FastifyBaseLogger } from 'fastify';
 // page is a bonus, never a condition: when the build has no renderer, the worker is busy or slow, or a
 // render fails, the visitor gets the page without it (the app draws it from the same answers).
 
-/** The layout a page is rendered in (the app's Viewport): its visitor's window is checked on arrival. */
-export type Viewport = 'phone' | 'desktop';
 export type PageToRender = { template: string; url: string; viewport: Viewport };
 
 /** Pages waiting for the worker: more, and the rest go without (a mail just sent to a whole school). */

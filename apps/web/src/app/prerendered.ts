@@ -2,7 +2,7 @@
 // link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. The app
 // then renders over that markup (Preact reuses the elements it finds, so nothing is drawn twice) and takes
 // over what the visitor did meanwhile: the text typed, the field in focus.
-import { BREAKPOINTS, PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
+import { BREAKPOINTS, PAGE_ELEMENT_IDS, STORAGE_KEYS, type Viewport } from '@parley/domain/constants';
 import { type ComponentChild, render } from 'preact';
 import type { ReactNode } from 'react';
 import { onFirstGesture } from '../lib/first-gesture';
@@ -37,19 +37,16 @@ export type TakeOver = 'at-once' | 'on-gesture';
  */
 const TAKE_OVER_GESTURES = ['pointerdown', 'keydown', 'input'] as const;
 
-/**
- * The layout a page was rendered in, where it has one per viewport (the booking pages: useIsMobile). The
- * server guesses it from the browser's name; a visitor whose window says otherwise sees the page once the
- * app has drawn theirs (the page is stale for them, as with another theme).
- */
-export type Viewport = 'phone' | 'desktop';
 /** useIsMobile's query (the theme's breakpoints.down('md')), as the inline script can ask it. */
 export const PHONE_QUERY = `(max-width:${BREAKPOINTS.md - 0.05}px)`;
 
 /** A page as the build renders it (apps/web/src/prerender.tsx): its markup and the styles it uses. */
 export type PrerenderedPage = {
   takeOver: TakeOver;
-  /** The layout it was rendered in, where that depends on the viewport. */
+  /**
+   * The layout it was rendered in, where that depends on the viewport (useIsMobile): a visitor whose window
+   * says otherwise sees the page once the app has drawn theirs (stale for them, as with another theme).
+   */
   viewport?: Viewport;
   /**
    * A secret of the address (a booking page's personal link) that the inline script moves into the tab's
