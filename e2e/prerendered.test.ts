@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type Browser, openBrowser, PHONE, PHONE_USER_AGENT, screenshot } from './browser';
+import { type Browser, DESKTOP, openBrowser, PHONE, PHONE_USER_AGENT, screenshot } from './browser';
 import { PASSWORD, schoolThroughApi, waitForPath } from './journeys';
+import { expectVisibleFocus, tabTo } from './keyboard';
 import { smallSchool } from './school-fixture';
 
 const baseUrl = inject('baseUrl');
@@ -96,5 +97,25 @@ describe('prerendered pages (phone)', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByRole('tab', { name: 'Arrange for me' }).isVisible()).toBe(true);
     await screenshot(page, 'prerendered-04-booking-taken-over');
+  });
+
+  it('a keyboard visitor sees where the focus is on the rendered page, and still once the app has taken over', async () => {
+    const school = await smallSchool(baseUrl, `focus${Date.now()}`);
+    browser = await openBrowser(DESKTOP);
+    const { page } = browser;
+    const release = await holdScripts(page);
+    await page.goto(school.bookingLink, { waitUntil: 'commit' });
+    const art = page.getByRole('checkbox', { name: new RegExp(school.artTeacher.name) });
+    // No script has run: the browser's own focus marks each stop (tabTo checks the ring at each).
+    await tabTo(page, art);
+    expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
+    await screenshot(page, 'prerendered-05-focus-before-the-app', { fullPage: false });
+    release();
+    await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
+    // The app took over with the box still focused, and marks it as the keyboard's: Space unticks it.
+    await expectVisibleFocus(page, 'the box focused before the app ran');
+    await page.keyboard.press('Space');
+    await expect.poll(() => art.isChecked()).toBe(false);
+    await expectVisibleFocus(page, 'the box unticked');
   });
 });

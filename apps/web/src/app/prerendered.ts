@@ -190,8 +190,11 @@ export async function takeOverPrerendered(
   // The global styles: the app has written its own (the components' are emotion's now, and stay).
   for (const style of document.querySelectorAll(`style[${PRERENDERED}]`)) style.remove();
   document.documentElement.classList.remove(PRERENDERED_STALE);
-  if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) {
-    focused.focus();
+  if (focused instanceof HTMLElement && focused.isConnected) {
+    if (document.activeElement !== focused) focused.focus();
+    // Focused before the app ran, the element kept its focus but the app never heard of it: told now, MUI
+    // marks it as the keyboard's (its ring) as it would have then.
+    else if (container.contains(focused)) focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
   }
   for (const { box, value, selection } of typed) {
     if (!box.isConnected) continue;

@@ -1,6 +1,7 @@
 import { createTheme, type Theme } from '@mui/material/styles';
 import { BREAKPOINTS } from '@parley/domain/constants';
 import type { ColorMode } from '../components/color-mode';
+import { PRERENDERED } from './prerendered';
 
 // Spec §9: breakpoints sm 340, md 540, lg 800, xl 1280; dark primary #efefef, success #78c217.
 // The light theme darkens success, warning, info and error so text in them keeps 4.5:1 on white and on
@@ -52,10 +53,13 @@ export function createAppTheme(mode: ColorMode): Theme {
     components: {
       MuiCssBaseline: {
         styleOverrides: {
-          '.Mui-focusVisible, a:focus-visible, [tabindex]:focus-visible': {
-            outline: `${ring} !important`,
-            outlineOffset: 2,
-          },
+          // A prerendered page (decision 019) has no script to set MUI's class yet: the browser's own
+          // :focus-visible marks its buttons and boxes until the app takes over.
+          [`.Mui-focusVisible, a:focus-visible, [tabindex]:focus-visible, [${PRERENDERED}] button:focus-visible, [${PRERENDERED}] .MuiButtonBase-root:has(> input:focus-visible)`]:
+            {
+              outline: `${ring} !important`,
+              outlineOffset: 2,
+            },
           // Menu and list items fill their box: the ring goes inside, where the menu does not clip it.
           '.MuiMenuItem-root.Mui-focusVisible, .MuiListItemButton-root.Mui-focusVisible': {
             outlineOffset: '-2px !important',
