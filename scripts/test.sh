@@ -21,7 +21,9 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
 else
   echo "(TEST_DATABASE_URL not set: the API suite runs on PGlite only)"
 fi
-npx vitest run "${projects[@]}"
+# Two workers, not Vitest's default of one per CPU but one: the files wait on PostgreSQL and PGlite as much
+# as they compute, and two cut the suite from 22 to 15 minutes on the 2-CPU machine.
+npx vitest run "${projects[@]}" --maxWorkers=2
 
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn
