@@ -85,11 +85,14 @@ describe('prerendered pages (phone)', () => {
     expect(await art.isChecked()).toBe(true);
     await screenshot(page, 'prerendered-03-booking-before-the-app');
 
-    // The scripts run, and the app waits for the visitor: the page is the server's until the first tap.
+    // The app's files arrive, but nothing of it runs before the visitor's first tap: the page is the
+    // server's until then.
     release();
     await page.waitForLoadState('load');
     await page.waitForTimeout(1_500);
     expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
+    expect(await page.locator('head link[rel="modulepreload"]').count()).toBeGreaterThan(1);
+    expect(await page.locator('script[type="module"]').count()).toBe(0);
     // The first tap unticks a teacher: the app takes over, and has it unticked.
     await art.click();
     await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });

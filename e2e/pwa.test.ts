@@ -103,6 +103,8 @@ describe('the installable app', () => {
       );
       expect(await page.locator('meta[name="theme-color"]').getAttribute('content')).toBe('#121212');
 
+      // The login page runs the app (which registers the worker) at the visitor's first gesture.
+      await page.keyboard.press('Shift');
       await controlledBy(page);
       const cdp = await page.context().newCDPSession(page);
       const parsed = (await cdp.send('Page.getAppManifest')) as {

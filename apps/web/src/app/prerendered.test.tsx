@@ -209,6 +209,16 @@ describe("the prerendered page's inline script", () => {
     await taking;
     expect(isPrerendered(container)).toBe(false);
 
+    // The gesture that started the app (the inline script's listener) has come already: taken over at once.
+    cleanup();
+    document.body.innerHTML = '';
+    const started = prerendered(<Toggle />);
+    started.setAttribute(PRERENDERED, 'on-gesture');
+    runHeadScript({ ...PAGE, takeOver: 'on-gesture' });
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await takeOverPrerendered(started, Promise.resolve(), <Toggle />);
+    expect(isPrerendered(started)).toBe(false);
+
     cleanup();
     document.body.innerHTML = '';
     const stale = prerendered(<Toggle />);
@@ -324,18 +334,33 @@ describe("the prerendered page's inline script", () => {
     runHeadScript(onGesture);
     expect(document.head.querySelector('script[type="module"], link[rel="modulepreload"]')).toBeNull();
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    // Painted: the app's files are fetched, but nothing of it runs before the visitor's first gesture.
     const preload = document.head.querySelectorAll('link[rel="modulepreload"]');
     expect([...preload].map((link) => link.getAttribute('href'))).toEqual(['/assets/react-BBBBBBBB.js']);
+    expect(document.head.querySelector('script[type="module"]')).toBeNull();
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
     const entry = document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]');
     expect(entry).toHaveLength(1);
     expect(entry[0]?.getAttribute('src')).toBe('/assets/index-AAAAAAAA.js');
     expect(entry[0]?.nonce).toBe('N');
     for (const tag of [...preload, ...entry]) tag.remove();
 
-    // A page taken over at once needs the app for its content: its scripts are fetched at once.
-    document.getElementById('prerendered-scripts')?.remove();
-    document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
-    runHeadScript(PAGE);
-    expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
+    // A page taken over at once needs the app for its content: its scripts are fetched at once. So does a
+    // stale page (hidden until the app draws this visitor's own).
+    for (const [page, stale] of [
+      [PAGE, false],
+      [onGesture, true],
+    ] as const) {
+      for (const tag of document.head.querySelectorAll('script[type="module"], link[rel="modulepreload"]')) {
+        tag.remove();
+      }
+      document.getElementById('prerendered-scripts')?.remove();
+      document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
+      if (stale) localStorage.setItem('theme', 'light');
+      runHeadScript(page);
+      expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
+    }
+    localStorage.clear();
+    document.documentElement.classList.remove(PRERENDERED_STALE);
   });
 });

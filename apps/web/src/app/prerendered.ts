@@ -21,14 +21,17 @@ type Early = {
   /** Taps on buttons, checkboxes and radios, and Enter in a form's field, in the order they came. */
   acts: HTMLElement[];
   listeners: Record<'click' | 'submit' | 'keydown', (event: Event) => void>;
+  /** Set at the first gesture on a page that waits for one: the gesture that started the app. */
+  gesture?: 1;
 };
 const EARLY = '__parleyPrerendered';
 
 /**
- * When the app takes a prerendered page over: at once (a booking link: its content comes from the API), or
- * at the visitor's first gesture on the page (the login form, complete as it is). Taking over costs a
- * slow phone half a second of work; on a page that needs nothing until it is used, that half second is
- * better spent when it is, and the page shows and scrolls meanwhile.
+ * When the app takes a prerendered page over: at once (a page whose content comes from the API), or at the
+ * visitor's first gesture on the page (the login form and a booking link, complete as they are). Running
+ * the app costs a slow phone a second of work (its modules' evaluation, then the takeover); on a page that
+ * needs nothing until it is used, that second is better spent when it is: its files are fetched after the
+ * first paint, but not run until the first gesture, and the page shows and scrolls meanwhile.
  */
 export type TakeOver = 'at-once' | 'on-gesture';
 /**
@@ -78,7 +81,8 @@ const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
  * would shift as the rest arrived), and before the app is even fetched: its script and preload tags wait
  * in a <template> until the first paint, so on a slow connection the page's own bytes come first and a
  * warm cache cannot hold the paint back either (a page taken over at once fetches them at once: it needs
- * the app for its content). The script hides the page from a visitor who will see
+ * the app for its content; one that waits for a gesture fetches them then, and runs them at the first
+ * gesture, or at once when the page is stale). The script hides the page from a visitor who will see
  * another one (a stored session, the light theme, another viewport's layout), and until the app takes over
  * it keeps what the markup alone would do wrong: a tap on a button (held back) or a checkbox or radio
  * (let through, as the app is told of it afterwards), or Enter in a form's field (held back), each given to
@@ -96,11 +100,13 @@ export function prerenderedDocument(template: string, page: PrerenderedPage): st
   const preloads = template.match(/<link rel="modulepreload" [^>]*>/g) ?? [];
   // A value in the script as a JS literal that no text of the address can close the script with.
   const text = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
-  const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0;
+  const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0,preloaded=0;
 var kp=${text(page.keep ?? null)},other=0;if(kp)try{var u=new URL(location.href),t=u.searchParams.get(kp.param),ss=sessionStorage;if(t){ss.setItem(kp.key,t);u.searchParams.delete(kp.param);history.replaceState(history.state,"",u.pathname+u.search+u.hash)}else other=!!ss.getItem(kp.key)}catch(e){}
 try{var s=localStorage,v=${text(page.viewport ?? '')};if(other||s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light"||v&&matchMedia(${text(PHONE_QUERY)}).matches!==(v==="phone"))d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
-function start(){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});if(started++||!t)return;t.content.querySelectorAll("script").forEach(function(o){var m=d.createElement("script");for(var i=0;i<o.attributes.length;i++)m.setAttribute(o.attributes[i].name,o.attributes[i].value);m.nonce=o.nonce||o.getAttribute("nonce");o.replaceWith(m)});d.head.appendChild(t.content)}
-${page.takeOver === 'at-once' ? 'start();' : 'requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000);'}
+function tags(sel){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});if(!t)return;t.content.querySelectorAll(sel).forEach(function(o){var m=d.createElement(o.tagName);for(var i=0;i<o.attributes.length;i++)m.setAttribute(o.attributes[i].name,o.attributes[i].value);m.nonce=o.nonce||o.getAttribute("nonce");o.remove();d.head.appendChild(m)})}
+function preload(){if(!preloaded++)tags("link")}
+function start(){if(!started++){tags("link");tags("script")}}
+if(${page.takeOver === 'at-once'}||d.documentElement.classList.contains(${text(PRERENDERED_STALE)}))start();else{requestAnimationFrame(function(){setTimeout(preload,0)});setTimeout(preload,1000);${text(TAKE_OVER_GESTURES)}.forEach(function(k){d.addEventListener(k,function(){q.gesture=1;start()},true)})}
 function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
 l.click=function(e){var b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&early(e)){if(b.tagName==="BUTTON")e.preventDefault();q.acts.push(b)}};
 l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
@@ -164,7 +170,7 @@ export async function takeOverPrerendered(
   const used =
     container.contains(document.activeElement) ||
     typedInto(container).length > 0 ||
-    Boolean(early?.acts.length);
+    Boolean(early?.acts.length || early?.gesture);
   const onGesture =
     container.getAttribute(PRERENDERED) === 'on-gesture' &&
     !document.documentElement.classList.contains(PRERENDERED_STALE) &&
