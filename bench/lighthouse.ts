@@ -4,7 +4,7 @@
 // each from a cold cache; prints every run and the median, and exits 1 when a median misses its goal.
 // Drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium); never downloads a browser.
 //   npm run build && npm run bench:lighthouse            (RUNS=5 for more runs, WEB_DIST for another build,
-//   PAGES=booking for the pages whose name contains a word, REPORTS=dir to keep each run's report as JSON,
+//   PAGES=booking for the pages whose name contains a word, REPORTS=dir to keep each run's report and trace as JSON,
 //   CPU_SLOWDOWN=calibrated or a number for another CPU slowdown than the preset's 4x: see calibrate below)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -247,6 +247,9 @@ async function measure(port: number, url: string, keepStorage: boolean, slowdown
     mkdirSync(REPORTS, { recursive: true });
     const name = `${new URL(url).pathname.split('/')[1] || 'root'}-${Date.now()}.json`;
     writeFileSync(join(REPORTS, name), JSON.stringify(lhr));
+    // The load's performance trace beside it: open it in Chromium's Performance panel to see each task.
+    const trace = (result.artifacts as { Trace?: unknown }).Trace;
+    if (trace) writeFileSync(join(REPORTS, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
   }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
