@@ -66,6 +66,9 @@ export function createAppTheme(mode: ColorMode): Theme {
           },
           // A text box is focused inside (a date's parts sit in the input's own shadow tree).
           '.MuiInputBase-root:focus-within': { outline: ring, outlineOffset: 2 },
+          // A name typed without spaces (an event's, a school's) wraps inside its card on a phone rather
+          // than being cut off by it (break-word, not anywhere: a flex item keeps its width).
+          body: { overflowWrap: 'break-word' },
           [REDUCED_MOTION]: {
             '*, *::before, *::after': {
               transitionDuration: '0s !important',

@@ -177,16 +177,17 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
         renderCard={(row) => (
           <Stack spacing={0.5}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-              <Typography sx={{ fontWeight: 600 }} noWrap>
+              {/* Wrapped, not cut off: a long name or address stays whole on a 320 px phone (WCAG 1.4.10). */}
+              <Typography sx={{ fontWeight: 600, minWidth: 0 }}>
                 {row.title ? `${row.title} ${row.name}` : row.name}
               </Typography>
               <StatusChip person={row} />
             </Stack>
-            <Typography variant="body2" color="text.secondary" noWrap>
+            <Typography variant="body2" color="text.secondary">
               {row.email}
             </Typography>
             {relatedLabel ? (
-              <Typography variant="body2" noWrap>
+              <Typography variant="body2">
                 {`${relatedLabel}: ${relatedNames(row).join(', ') || '—'}`}
               </Typography>
             ) : null}

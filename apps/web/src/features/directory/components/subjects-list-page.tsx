@@ -198,9 +198,7 @@ export function SubjectsListPage() {
         emptyText={SUBJECT_TEXT.empty}
         renderCard={(row) => (
           <Stack spacing={0.5}>
-            <Typography sx={{ fontWeight: 600 }} noWrap>
-              {row.name}
-            </Typography>
+            <Typography sx={{ fontWeight: 600 }}>{row.name}</Typography>
             <Typography variant="body2" color="text.secondary">
               {SUBJECT_TEXT.counts(row.teacherCount, row.studentCount)}
             </Typography>

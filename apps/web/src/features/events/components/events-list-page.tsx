@@ -22,7 +22,8 @@ import { EventStatusChip } from './event-status-chip';
 
 const viewPath = (id: number) => routeTo('events.view', { id });
 
-function SectionTimes({ event }: { event: EventListItem }) {
+/** Each section's dates and times; on one line each in the table, wrapped in a phone's card. */
+function SectionTimes({ event, oneLine = false }: { event: EventListItem; oneLine?: boolean }) {
   if (event.sectionTimeLabels.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -34,7 +35,7 @@ function SectionTimes({ event }: { event: EventListItem }) {
     <Stack spacing={0.25}>
       {event.sectionTimeLabels.map((label, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: two sections may share a label
-        <Typography key={index} variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+        <Typography key={index} variant="body2" sx={oneLine ? { whiteSpace: 'nowrap' } : undefined}>
           {label}
         </Typography>
       ))}
@@ -100,7 +101,7 @@ export function EventsListPage() {
       {
         key: 'sections',
         label: EVENTS_TEXT.columns.sections,
-        render: (row) => <SectionTimes event={row} />,
+        render: (row) => <SectionTimes event={row} oneLine />,
         sortValue: (row) => row.sections[0]?.startsAt ?? null,
         searchText: (row) => row.sectionTimeLabels.join(' '),
       },
