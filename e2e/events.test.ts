@@ -68,7 +68,13 @@ async function addSection(
   await dialog.getByLabel(/^End/).first().fill(section.end);
   await dialog.getByLabel('Location').fill(section.location);
   await dialog.getByRole('combobox', { name: 'Teachers taking part' }).click();
-  for (const name of section.teachers) await page.getByRole('option', { name: new RegExp(name) }).click();
+  for (const name of section.teachers) {
+    // Each pick settled (its chip drawn, the list moved under it) before the next click, which would
+    // otherwise land on the option that has just moved to where this one was.
+    const option = page.getByRole('option', { name: new RegExp(name) });
+    await option.click();
+    await expect.poll(() => option.getAttribute('aria-selected')).toBe('true');
+  }
   await page.keyboard.press('Escape'); // closes the list, not the dialog
   await expect.poll(() => dialog.getByText(`(${section.teachers.length})`).isVisible()).toBe(true);
   if (unavailable) {
