@@ -55,7 +55,6 @@ function screensOf(school: School) {
   } as const;
 }
 
-/** What sticks out past the right edge when the page scrolls sideways (nothing when it does not). */
 /** Text cut off by its own box: a heading or paragraph wider than itself (a card clips what sticks out). */
 async function cutText(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -65,6 +64,7 @@ async function cutText(page: Page): Promise<string[]> {
   );
 }
 
+/** What sticks out past the right edge when the page scrolls sideways (nothing when it does not). */
 async function sideScroll(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;

@@ -78,7 +78,7 @@ const PRERENDERED_END = 'prerendered-end';
  * the fifty of a booking link added at once were a long task of half a second.
  */
 const PRELOADS_PER_TASK = 3;
-/** The <template> that holds the app's script tags until the page has been painted. */
+/** The <template> that holds the app's tags until the page has been painted (its script: until it runs). */
 const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
 
 /**
