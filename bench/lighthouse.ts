@@ -281,7 +281,7 @@ async function measure(port: number, url: string, keepStorage: boolean, slowdown
   };
 }
 
-/** Puts the parent's session where the app keeps it, with an empty HTTP cache and no service worker. */
+/** Puts the parent's session where the app keeps it (its storage and page cookie), with an empty HTTP cache and no service worker. */
 async function signIn(browser: Browser, baseUrl: string, session: { accessToken: string; user: unknown }) {
   const page = await browser.newPage();
   const cdp = await page.createCDPSession();
@@ -291,10 +291,16 @@ async function signIn(browser: Browser, baseUrl: string, session: { accessToken:
     storageTypes: 'service_workers,cache_storage,indexeddb',
   });
   await cdp.send('Network.clearBrowserCache');
-  await page.evaluate((s) => {
+  await page.evaluate(async (s) => {
     localStorage.clear();
     localStorage.setItem('ACCESS_TOKEN', s.accessToken);
     localStorage.setItem('currentUser', JSON.stringify(s.user));
+    // As the app does at sign-in: this browser's pages carry the session (decision 028).
+    const kept = await fetch('/api/user/page-session', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.accessToken}` },
+    });
+    if (!kept.ok) throw new Error(`page-session: ${kept.status}`);
   }, session);
   await page.close();
 }

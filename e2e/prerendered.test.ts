@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, openBrowser, PHONE, PHONE_USER_AGENT, screenshot } from './browser';
-import { PASSWORD, schoolThroughApi, waitForPath } from './journeys';
+import { logIn, openUserMenu, PASSWORD, schoolThroughApi, waitForPath } from './journeys';
 import { expectVisibleFocus, tabTo } from './keyboard';
 import { smallSchool } from './school-fixture';
 
@@ -18,6 +18,24 @@ async function holdScripts(page: Page): Promise<() => void> {
     await route.continue();
   });
   return release;
+}
+
+/** Unregisters the app's service worker, which would answer for the held scripts. */
+async function withoutServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const registration of await navigator.serviceWorker.getRegistrations())
+      await registration.unregister();
+  });
+}
+
+/** Lets the held scripts through and checks the page is still the server's: fetched, nothing of the app run. */
+async function expectWaitingForGesture(page: Page, release: () => void): Promise<void> {
+  release();
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(1_500);
+  expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
+  expect(await page.locator('head link[rel="modulepreload"]').count()).toBeGreaterThan(1);
+  expect(await page.locator('script[type="module"]').count()).toBe(0);
 }
 
 // Decision 019: the login page and the booking links arrive prerendered and the app takes them over.
@@ -56,11 +74,8 @@ describe('prerendered pages (phone)', () => {
     await screenshot(page, 'prerendered-02-signed-in');
 
     // Signed in (and in the light theme): the prerendered form is not for this visitor and never shows;
-    // the app sends them home. (Without the service worker, which would answer for the scripts.)
-    await page.evaluate(async () => {
-      for (const registration of await navigator.serviceWorker.getRegistrations())
-        await registration.unregister();
-    });
+    // the app sends them home.
+    await withoutServiceWorker(page);
     release = await holdScripts(page);
     await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'commit' });
     await page.locator('#root[data-prerendered]').waitFor({ state: 'attached' });
@@ -87,12 +102,7 @@ describe('prerendered pages (phone)', () => {
 
     // The app's files arrive, but nothing of it runs before the visitor's first tap: the page is the
     // server's until then.
-    release();
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(1_500);
-    expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
-    expect(await page.locator('head link[rel="modulepreload"]').count()).toBeGreaterThan(1);
-    expect(await page.locator('script[type="module"]').count()).toBe(0);
+    await expectWaitingForGesture(page, release);
     // The first tap unticks a teacher: the app takes over, and has it unticked.
     await art.click();
     await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
@@ -100,6 +110,58 @@ describe('prerendered pages (phone)', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByRole('tab', { name: 'Arrange for me' }).isVisible()).toBe(true);
     await screenshot(page, 'prerendered-04-booking-taken-over');
+  });
+
+  it("a parent's home arrives rendered for them and waits for the first tap; another visitor never sees it", async () => {
+    const school = await smallSchool(baseUrl, `home${Date.now()}`);
+    browser = await openBrowser(PHONE, { isMobile: true, userAgent: PHONE_USER_AGENT });
+    const { page } = browser;
+    await logIn(page, baseUrl, school.parent.email, PASSWORD);
+    // The sign-in handed the session to this browser's page requests, in a cookie no script can read.
+    const pageCookie = async () =>
+      (await page.context().cookies()).find((cookie) => cookie.name === 'parley-page' && cookie.value);
+    await expect.poll(async () => (await pageCookie())?.httpOnly).toBe(true);
+    expect((await pageCookie())?.sameSite).toBe('Lax');
+    await withoutServiceWorker(page);
+
+    let release = await holdScripts(page);
+    await page.goto(`${baseUrl}/home`, { waitUntil: 'commit' });
+    // Painted from the server's HTML, before any script: the parent's own home, in the phone's layout.
+    await page.getByText('Welcome, Pat').waitFor();
+    await page.getByText(school.eventName).first().waitFor();
+    expect(await page.locator('#root[data-prerendered="on-gesture"]').count()).toBe(1);
+    expect(await page.locator('html.prerendered-stale').count()).toBe(0);
+    await screenshot(page, 'prerendered-06-home-before-the-app');
+    await expectWaitingForGesture(page, release);
+    // The first tap opens the menu: the app takes over and answers it.
+    await openUserMenu(page, true);
+    await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
+    await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
+    await screenshot(page, 'prerendered-07-home-taken-over');
+
+    // Another user's session in this browser's storage (the cookie still the parent's): the page is not
+    // theirs, so it stays hidden and the app draws their own at once.
+    await page.keyboard.press('Escape');
+    release = await holdScripts(page);
+    await page.evaluate(() => {
+      const user = JSON.parse(localStorage.getItem('currentUser') ?? '{}') as { id: number };
+      localStorage.setItem('currentUser', JSON.stringify({ ...user, id: user.id + 1 }));
+    });
+    await page.goto(`${baseUrl}/home`, { waitUntil: 'commit' });
+    await page.locator('#root[data-prerendered]').waitFor({ state: 'attached' });
+    expect(await page.locator('html.prerendered-stale').count()).toBe(1);
+    expect(await page.getByText('Welcome, Pat').isVisible()).toBe(false);
+    release();
+    await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
+
+    // Logging out ends the cookie too: home is then the plain page, with no one's data in it.
+    await page.unrouteAll();
+    await openUserMenu(page, true);
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await waitForPath(page, '/auth/login');
+    await expect.poll(pageCookie).toBeUndefined();
+    const answer = await page.request.get(`${baseUrl}/home`);
+    expect(await answer.text()).not.toContain('Pat');
   });
 
   it('a keyboard visitor sees where the focus is on the rendered page, and still once the app has taken over', async () => {

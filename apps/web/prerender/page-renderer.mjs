@@ -3,8 +3,8 @@
 // window, its own context for the bundle's module state, so nothing of one page (a family's answers) can
 // reach another and all of it is garbage once the page is written. The build runs it for the login page and
 // the booking shells;
-// the server, as a worker thread (apps/server/src/plugins/page-renderer.ts), for each booking link with its
-// first answers (decision 019). Plain JavaScript: the build copies it beside the bundle it runs.
+// the server, as a worker thread (apps/server/src/plugins/page-renderer.ts), for each booking link and each
+// signed-in home with its first answers (decisions 019 and 028). Plain JavaScript: the build copies it beside the bundle it runs.
 import { readFileSync, statSync } from 'node:fs';
 import vm from 'node:vm';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -43,10 +43,11 @@ function bundleScript(path) {
 }
 
 /**
- * One page: `template` (the built index.html, with a booking link's first answers in it) rendered at `url`,
- * taken over as `takeOver` says, in the layout of `viewport` where it has one per viewport.
+ * One page: `template` (the built index.html, with a page's first answers in it) rendered at `url`, taken
+ * over as `takeOver` says, in the layout of `viewport` where it has one per viewport, with `storage` in the
+ * window's local storage (a signed-in visitor's page).
  */
-export async function renderPage(JSDOM, { bundle, template, url, takeOver, viewport }) {
+export async function renderPage(JSDOM, { bundle, template, url, takeOver, viewport, storage }) {
   const script = bundleScript(bundle);
   const dom = new JSDOM(template, { url, pretendToBeVisual: true, runScripts: 'outside-only' });
   const { window } = dom;
@@ -54,6 +55,8 @@ export async function renderPage(JSDOM, { bundle, template, url, takeOver, viewp
     window.matchMedia = matchMediaAt(WIDTHS[viewport ?? 'desktop']);
     // A request the page would make is never answered here: what its first render needs came with it.
     window.fetch = () => new Promise(() => {});
+    // What the visitor's browser keeps (a signed-in page's user), read by the app as it starts.
+    for (const [key, value] of Object.entries(storage ?? {})) window.localStorage.setItem(key, value);
     const { renderDocument } = script.runInContext(dom.getInternalVMContext());
     return await renderDocument(template, takeOver, viewport ? { viewport } : undefined);
   } finally {

@@ -1,6 +1,7 @@
 // scripts/prerender.mjs bundles this into one script that apps/web/prerender/page-renderer.mjs runs in a fresh
-// jsdom at a page's address, as a signed-out visitor in the dark theme first sees it: at build time for the
-// login page, and per request for a booking link with its first answers (decision 019). main.tsx renders
+// jsdom at a page's address, as its visitor in the dark theme first sees it: at build time for the login
+// page (signed out), and per request for a booking link with its first answers (decision 019) and for a
+// signed-in visitor's home (decision 028). main.tsx renders
 // over the result.
 import './lib/preact-parity';
 import type { Viewport } from '@parley/domain/constants';
@@ -11,6 +12,7 @@ import { prerenderedDocument, type TakeOver } from './app/prerendered';
 import { emotionCache } from './app/providers';
 import { preloadPage } from './app/router';
 import { bookingLinkKeeping } from './features/booking/booking-link';
+import { getSession } from './lib/session';
 
 /**
  * An element's own style, as a rule for the prerendered page's stylesheet: the CSP allows no style
@@ -48,11 +50,13 @@ function propertiesToAttributes(container: HTMLElement) {
 export async function renderDocument(
   template: string,
   takeOver: TakeOver,
-  /** A page rendered for a request (a booking link with its first answers), in its visitor's layout. */
+  /** A page rendered for a request (a booking link or home with its first answers), in its visitor's layout. */
   forRequest?: { viewport: Viewport },
 ): Promise<string> {
   const { pathname, search, hash } = window.location;
-  await preloadPage({ pathname, search, hash, loggedIn: false, isAdmin: null });
+  // Signed in for a signed-in visitor's page (the server stored their profile in this window: home).
+  const { token, user } = getSession();
+  await preloadPage({ pathname, search, hash, loggedIn: token !== null, isAdmin: user?.isAdmin ?? null });
   const container = document.getElementById('root');
   if (!container) throw new Error('no #root');
   // Preact renders synchronously: the markup and the styles it uses are complete when render returns. A
@@ -69,6 +73,7 @@ export async function renderDocument(
     viewport: forRequest?.viewport,
     // Only a page of this address: a page the build renders once is answered at every booking address.
     keep: forRequest ? bookingLinkKeeping(pathname) : null,
+    visitor: token !== null ? (user?.id ?? null) : null,
     markup: container.innerHTML,
     styles: { names: Object.keys(emotionCache.inserted), css: css(emotionCache.key) },
     globalCss: css(`${emotionCache.key}-global`) + elementStyles,

@@ -72,6 +72,7 @@ export const SERVER_TEXT = {
   invitationAccepted: 'Invitation accepted. Log in with your existing password.',
   passwordSet: 'Your password is set. Welcome!',
   loggedOut: 'Logged out.',
+  pageSessionKept: 'This browser will open your home page sooner.',
   unauthenticated: 'Please log in.',
   forbidden: 'You do not have permission to do that.',
   notFound: 'Not found.',

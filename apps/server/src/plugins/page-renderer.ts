@@ -7,14 +7,20 @@ import { Worker } from 'node:worker_threads';
 import type { Viewport } from '@parley/domain/constants';
 import type { FastifyBaseLogger } from 'fastify';
 
-// A booking link's page rendered per request from its first answers, so a phone paints the booking page
+// A booking link's page, or a signed-in visitor's home, rendered per request from its first answers, so a phone paints the booking page
 // itself from the HTML (decision 019). The web build's renderer (apps/web/prerender/page-renderer.mjs,
 // copied into the build's .prerendered folder beside the bundle it runs) works in a worker thread: a page
 // costs a slow machine a tenth of a second of CPU, which the requests in hand must not wait behind. The
 // page is a bonus, never a condition: when the build has no renderer, the worker is busy or slow, or a
 // render fails, the visitor gets the page without it (the app draws it from the same answers).
 
-export type PageToRender = { template: string; url: string; viewport: Viewport };
+export type PageToRender = {
+  template: string;
+  url: string;
+  viewport: Viewport;
+  /** Local storage as the page's visitor holds it (a signed-in page: the user), before the app runs. */
+  storage?: Record<string, string>;
+};
 
 /** Pages waiting for the worker: more, and the rest go without (a mail just sent to a whole school). */
 const QUEUE_MAX = 8;

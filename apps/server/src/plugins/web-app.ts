@@ -2,9 +2,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { PAGE_ELEMENT_IDS } from '@parley/domain/constants';
+import type { CurrentUser } from '@parley/domain/auth';
+import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endedPageSessionCookie, pageSessionToken } from '../lib/page-session';
 import { PageRenderer, viewportOf } from './page-renderer';
 import { CSP_NONCE_PLACEHOLDER, cspNonce } from './security-headers';
 
@@ -28,18 +30,32 @@ export function cacheControlFor(file: string): string {
 
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
+/** A page's first answers: the JSON block, and for a signed-in page what its renderer stores first. */
+type FirstAnswers = {
+  block: string;
+  /** Local storage as the visitor's browser holds it, for the page's render (the signed-in user). */
+  storage?: Record<string, string>;
+};
+
+/**
+ * The answers as a JSON data block, never run: `<` is escaped so no text in it (an event's name typed as
+ * `</script>…`) can close the element.
+ */
+const answersBlock = (answers: Record<string, unknown>) =>
+  `<script type="application/json" id="${PAGE_ELEMENT_IDS.firstAnswers}">${JSON.stringify({ at: Date.now(), ...answers }).replaceAll('<', '\\u003c')}</script>`;
+
 /**
  * A booking page's first API answers, asked of the app itself as the page would ask for them on opening
  * (the site's settings, and the page for its code with the personal link of the address), so a phone
  * renders the page at once instead of a round trip after its scripts have run (decision 019). The answers
  * are those the link's holder gets from the API; none when the page would not load (the app then asks,
- * and shows why). A JSON data block, never run: `<` is escaped so no text in it can close the element.
+ * and shows why).
  */
-async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<string | null> {
-  if (request.method !== 'GET') return null;
-  const url = new URL(request.url, 'http://localhost');
-  const page = pageAt(url.pathname);
-  const segment = page?.bookingCode ? page.path.exec(url.pathname)?.[1] : undefined;
+async function bookingAnswers(
+  app: FastifyInstance,
+  url: URL,
+  segment: string | undefined,
+): Promise<FirstAnswers | null> {
   if (!segment) return null;
   let code: string;
   try {
@@ -58,13 +74,60 @@ async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Prom
     }),
   ]);
   if (config.statusCode !== 200 || booking.statusCode !== 200) return null;
-  const answers = {
-    at: Date.now(),
-    siteConfig: config.json(),
-    bookingPage: { code, link, answer: booking.json() },
+  return {
+    block: answersBlock({ siteConfig: config.json(), bookingPage: { code, link, answer: booking.json() } }),
   };
-  const json = JSON.stringify(answers).replaceAll('<', '\\u003c');
-  return `<script type="application/json" id="${PAGE_ELEMENT_IDS.firstAnswers}">${json}</script>`;
+}
+
+/**
+ * Home's first answers for the visitor of the page cookie (lib/page-session.ts, decision 028): the API
+ * asked with that session, as the app asks at start. `visitor` names whose they are: the page is taken
+ * for another visitor's (hidden, the app takes over at once) unless the browser's own session is this
+ * user's. The renderer signs in as the user (their stored profile, not their token: nothing it renders
+ * could show it). A session that has ended is forgotten (its cookie cleared).
+ */
+async function homeAnswers(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FirstAnswers | null> {
+  const token = pageSessionToken(request);
+  if (!token) return null;
+  const headers = { authorization: `Bearer ${token}` };
+  const [config, user, home] = await Promise.all([
+    app.inject({ url: '/api/site/config' }),
+    app.inject({ url: '/api/users/data', headers }),
+    app.inject({ url: '/api/site/index', headers }),
+  ]);
+  if (user.statusCode === 401) reply.header('set-cookie', endedPageSessionCookie(request));
+  if (config.statusCode !== 200 || user.statusCode !== 200 || home.statusCode !== 200) return null;
+  const visitor = user.json() as CurrentUser;
+  if (!visitor.role) return null; // logged out by the app at start (spec §4): nothing to show first
+  return {
+    block: answersBlock({ visitor: visitor.id, siteConfig: config.json(), home: home.json() }),
+    storage: {
+      [STORAGE_KEYS.accessToken]: RENDERED_PAGE_TOKEN,
+      [STORAGE_KEYS.currentUser]: JSON.stringify({ ...visitor, accessToken: null }),
+      [STORAGE_KEYS.subscriberName]: visitor.subscriberName,
+    },
+  };
+}
+
+/** The stored token of a signed-in page's render: never sent (the renderer answers no request). */
+const RENDERED_PAGE_TOKEN = 'rendered-page';
+
+/** The answers a page arrives with, if it is one that has them. */
+async function firstAnswers(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FirstAnswers | null> {
+  if (request.method !== 'GET') return null;
+  const url = new URL(request.url, 'http://localhost');
+  const page = pageAt(url.pathname);
+  if (page?.answers === 'booking') return bookingAnswers(app, url, page.path.exec(url.pathname)?.[1]);
+  if (page?.answers === 'home') return homeAnswers(app, request, reply);
+  return null;
 }
 
 /**
@@ -81,18 +144,24 @@ type Page = {
   path: RegExp;
   modules: readonly string[];
   prerendered?: string;
-  /** A booking link: it arrives with its first answers (firstAnswers). */
-  bookingCode?: true;
+  /** The page arrives with its first answers (firstAnswers), and rendered when it has them. */
+  answers?: 'booking' | 'home';
 };
 const PAGES: readonly Page[] = [
-  { path: /^\/book\/ptevent\/([^/]+)\/?$/, modules: BOOKING, prerendered: 'book-ptevent', bookingCode: true },
-  { path: /^\/book\/event\/([^/]+)\/?$/, modules: BOOKING, prerendered: 'book-event', bookingCode: true },
+  {
+    path: /^\/book\/ptevent\/([^/]+)\/?$/,
+    modules: BOOKING,
+    prerendered: 'book-ptevent',
+    answers: 'booking',
+  },
+  { path: /^\/book\/event\/([^/]+)\/?$/, modules: BOOKING, prerendered: 'book-event', answers: 'booking' },
   { path: /^\/auth\/login\/?$/, modules: LOGIN, prerendered: 'login' },
   // /login only redirects there: the app, not a prerendered page, must answer it.
   { path: /^\/login\/?$/, modules: LOGIN },
   {
     path: /^\/home\/?$/,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
+    answers: 'home',
   },
 ];
 
@@ -185,10 +254,10 @@ export async function registerWebApp(
     const path = request.url.split('?')[0] ?? '';
     const modules = await manifest(html);
     // Never in the way of the page: without its answers the app asks for them itself.
-    const answers = await firstAnswers(app, request).catch(() => null);
+    const answers = await firstAnswers(app, request, reply).catch(() => null);
     const withAnswers = (document: string) =>
-      answers ? document.replace('</body>', `${answers}</body>`) : document;
-    // A booking link with its answers, rendered; else the page the build prerendered, if any.
+      answers ? document.replace('</body>', `${answers.block}</body>`) : document;
+    // A page with its answers, rendered; else the page the build prerendered, if any.
     const rendered =
       answers &&
       (await renderer
@@ -196,6 +265,7 @@ export async function registerWebApp(
           template: withAnswers(html),
           url: `${request.protocol}://${request.host}${request.url}`,
           viewport: viewportOf(request.headers['user-agent']),
+          ...(answers.storage && { storage: answers.storage }),
         })
         .catch(() => null));
     const prerendered = pageAt(path)?.prerendered;
@@ -216,7 +286,7 @@ export async function registerWebApp(
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;
     // index.html must never be cached: it names the hashed bundles of the current build (and the nonce);
-    // a page carrying a family's answers is not even stored.
+    // a page carrying a family's answers (or a user's home) is not even stored.
     return reply
       .header('cache-control', answers ? 'private, no-store' : 'no-cache')
       .type('text/html; charset=utf-8')

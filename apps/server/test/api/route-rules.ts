@@ -219,6 +219,8 @@ export const RULES: Record<string, Rule> = {
   },
   // Ends the caller's own session, if any (the matrix gives the caller a new one afterwards).
   'POST /api/user/logout': { expect: everyone() },
+  // Sets this browser's page cookie to the caller's own session (decision 028).
+  'POST /api/user/page-session': { expect: signedIn() },
   'POST /api/user/request-password-reset': {
     expect: everyone(),
     input: (a) => ({ body: { email: a.parentEmail } }),

@@ -301,6 +301,39 @@ describe("the prerendered page's inline script", () => {
     expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(true);
   });
 
+  it("shows a signed-in visitor's page (home) only to a browser whose stored session is that user's", () => {
+    const stale = () => {
+      const hidden = document.documentElement.classList.contains(PRERENDERED_STALE);
+      document.documentElement.classList.remove(PRERENDERED_STALE);
+      return hidden;
+    };
+    const home = { ...PAGE, visitor: 42 };
+    localStorage.clear();
+    runHeadScript(home); // signed out here: the cookie outlived the session in this browser
+    expect(stale()).toBe(true);
+    localStorage.setItem('ACCESS_TOKEN', 'token');
+    localStorage.setItem('currentUser', JSON.stringify({ id: 42 }));
+    runHeadScript(home);
+    expect(stale()).toBe(false);
+    localStorage.setItem('currentUser', JSON.stringify({ id: 7 })); // another user signed in since
+    runHeadScript(home);
+    expect(stale()).toBe(true);
+    for (const damaged of ['{', 'null', '42']) {
+      localStorage.setItem('currentUser', damaged);
+      runHeadScript(home);
+      expect(stale(), damaged).toBe(true);
+    }
+    localStorage.removeItem('currentUser');
+    runHeadScript(home);
+    expect(stale()).toBe(true);
+    // The light theme hides it as any other page.
+    localStorage.setItem('currentUser', JSON.stringify({ id: 42 }));
+    localStorage.setItem('theme', 'light');
+    runHeadScript(home);
+    expect(stale()).toBe(true);
+    localStorage.clear();
+  });
+
   it('paints the page whole, then starts the app: its script tags wait in a template until then', async () => {
     const onGesture = { ...PAGE, takeOver: 'on-gesture' as const };
     const html = prerenderedDocument(TEMPLATE, {

@@ -58,6 +58,11 @@ export type PrerenderedPage = {
    * a stranger: stale for this visitor.
    */
   keep?: { param: string; key: string } | null;
+  /**
+   * The signed-in user the page was rendered for (home, decision 028): stale unless this browser's stored
+   * session is that user's. Without one, the page is a signed-out visitor's: stale for a stored session.
+   */
+  visitor?: number | null;
   markup: string;
   /** The components' styles, with emotion's names for them: the app's emotion takes them over as its own. */
   styles: { names: string[]; css: string };
@@ -89,7 +94,8 @@ const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
  * warm cache cannot hold the paint back either (a page taken over at once fetches them at once: it needs
  * the app for its content; one that waits for a gesture fetches them then, and runs them at the first
  * gesture, or at once when the page is stale). The script hides the page from a visitor who will see
- * another one (a stored session, the light theme, another viewport's layout), and until the app takes over
+ * another one (a stored session on a signed-out page, another user's or none on a signed-in one, the light
+ * theme, another viewport's layout), and until the app takes over
  * it keeps what the markup alone would do wrong: a tap on a button (held back) or a checkbox or radio
  * (let through, as the app is told of it afterwards), or Enter in a form's field (held back), each given to
  * the app once it runs (a theme toggle tapped early still toggles, a teacher ticked early is ticked, an
@@ -108,7 +114,7 @@ export function prerenderedDocument(template: string, page: PrerenderedPage): st
   const text = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
   const script = `(function(){var d=document,q=window.${EARLY}={acts:[],listeners:{}},l=q.listeners,started=0,preloaded=0;
 var kp=${text(page.keep ?? null)},other=0;if(kp)try{var u=new URL(location.href),t=u.searchParams.get(kp.param),ss=sessionStorage;if(t){ss.setItem(kp.key,t);u.searchParams.delete(kp.param);history.replaceState(history.state,"",u.pathname+u.search+u.hash)}else other=!!ss.getItem(kp.key)}catch(e){}
-try{var s=localStorage,v=${text(page.viewport ?? '')};if(other||s.getItem(${text(STORAGE_KEYS.accessToken)})||s.getItem(${text(STORAGE_KEYS.theme)})==="light"||v&&matchMedia(${text(PHONE_QUERY)}).matches!==(v==="phone"))d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
+try{var s=localStorage,v=${text(page.viewport ?? '')},w=${text(page.visitor ?? null)},i=0;if(s.getItem(${text(STORAGE_KEYS.accessToken)}))try{i=(JSON.parse(s.getItem(${text(STORAGE_KEYS.currentUser)}))||{}).id||-1}catch(e){i=-1}if(other||(w===null?i:i!==w)||s.getItem(${text(STORAGE_KEYS.theme)})==="light"||v&&matchMedia(${text(PHONE_QUERY)}).matches!==(v==="phone"))d.documentElement.classList.add(${text(PRERENDERED_STALE)})}catch(e){}
 function add(o){if(!o.parentNode)return;var m=d.createElement(o.tagName);for(var i=0;i<o.attributes.length;i++)m.setAttribute(o.attributes[i].name,o.attributes[i].value);m.nonce=o.nonce||o.getAttribute("nonce");o.remove();d.head.appendChild(m)}
 function held(sel){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});return t?[].slice.call(t.content.querySelectorAll(sel)):[]}
 function tags(sel){held(sel).forEach(add)}

@@ -11,12 +11,14 @@ import {
   tokenQuery,
   verifyEmailResponse,
 } from '@parley/domain/auth';
+import { SERVER_TEXT } from '@parley/domain/messages';
 import { loginOrChallengeResponse, secondFactorRequest } from '@parley/domain/two-factor';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
+import { endedPageSessionCookie, pageSessionCookie } from '../../lib/page-session';
 import { sessionClient } from '../../lib/session-client';
-import { bearerToken } from '../../plugins/auth';
+import { bearerToken, requireSession, sessionOf } from '../../plugins/auth';
 import * as accounts from './accounts.service';
 import { completeSecondFactor } from './second-factor-login';
 
@@ -84,7 +86,31 @@ export function accountRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/user/logout',
     { schema: { tags, body: z.unknown().optional(), response: { 200: messageResponse, ...errorResponses } } },
-    (request) => accounts.logout(ctx, bearerToken(request)),
+    (request, reply) => {
+      // This browser's pages forget the session too (lib/page-session.ts).
+      reply.header('set-cookie', endedPageSessionCookie(request));
+      return accounts.logout(ctx, bearerToken(request));
+    },
+  );
+
+  // Decision 028: the web app hands its session to this browser's page requests, so home arrives rendered.
+  api.post(
+    '/user/page-session',
+    {
+      onRequest: requireSession(ctx.db),
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        description:
+          "Keeps the request's session in an HttpOnly cookie that only page requests use (the server renders the signed-in home with it); the API never reads it.",
+        body: z.unknown().optional(),
+        response: { 200: messageResponse, ...errorResponses },
+      },
+    },
+    (request, reply) => {
+      reply.header('set-cookie', pageSessionCookie(request, sessionOf(request).token));
+      return { message: SERVER_TEXT.pageSessionKept };
+    },
   );
 
   api.post(

@@ -11,6 +11,7 @@ import type { Role } from '@parley/domain/roles';
 import { routeTo } from '@parley/domain/routes';
 import type { LoginOrChallenge, SecondFactorRequest } from '@parley/domain/two-factor';
 import { queryOptions } from '@tanstack/react-query';
+import { runsInNativeShell } from '../../lib/api-base';
 import { api } from '../../lib/api-client';
 import { navigateTo } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
@@ -87,10 +88,21 @@ const SET_PASSWORD_PATH: Record<SetPasswordKind, string> = {
 export const setPassword = (kind: SetPasswordKind, token: string, body: ResetPasswordRequest) =>
   api.post<LoginResponse>(SET_PASSWORD_PATH[kind], { token, ...body });
 
+/**
+ * This browser's page requests carry the session too (decision 028), so the server renders home for its
+ * user before any script has run. Not in the native app, whose pages are its own files. Failing costs
+ * only that.
+ */
+function keepPageSession(): void {
+  if (runsInNativeShell()) return;
+  api.post<MessageResult>('user/page-session').catch(() => undefined);
+}
+
 /** Login (or a set-password that logs in): fresh caches, token and user stored. */
 export function completeLogin(response: LoginResponse): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'site' });
   startSession(response.accessToken, response.user);
+  keepPageSession();
 }
 
 let loggingOut: Promise<void> | null = null;
@@ -124,6 +136,8 @@ export async function bootstrapSession(): Promise<void> {
       return;
     }
     setCurrentUser(user);
+    // A session from before the page cookie, or a cookie the browser dropped: kept again at each start.
+    keepPageSession();
   } catch (error) {
     // 401 + logout is handled by the API client; otherwise keep the stored user and carry on.
     console.error('Could not refresh the current user', error);

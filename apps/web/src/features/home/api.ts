@@ -3,6 +3,7 @@ import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { HomeData } from '@parley/domain/home';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
+import { firstHomeData } from '../../lib/first-answers';
 import { cachedQuery, queryClient } from '../../lib/query-client';
 import { readJson, readString, writeJson, writeString } from '../../lib/storage';
 import { HOME_REFRESH_WAIT_MS } from './home-logic';
@@ -19,6 +20,8 @@ export const siteIndexQuery = queryOptions({
   queryKey: ['home', 'site-index'],
   queryFn: () => fetchHomeData(false),
   ...cachedQuery(),
+  // A signed-in visitor's home page brings it (lib/first-answers.ts).
+  initialData: () => firstHomeData<HomeData>()?.data,
 });
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,11 @@
 import type { CurrentUser } from '@parley/domain/auth';
 import type { OpenEventSummaryItem } from '@parley/domain/booking';
-import { STORAGE_KEYS } from '@parley/domain/constants';
+import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import type { HomeData } from '@parley/domain/home';
 import type { Role } from '@parley/domain/roles';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetFirstAnswers } from '../../lib/first-answers';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
@@ -473,5 +474,42 @@ describe('My Events: tickets (issue 10)', () => {
       Reflect.deleteProperty(navigator, 'mediaDevices');
       Reflect.deleteProperty(navigator, 'maxTouchPoints');
     }
+  });
+});
+
+describe("home: the answers a signed-in visitor's page arrives with (decision 028)", () => {
+  /** The block the server puts in the page of the page cookie's user (apps/server/src/plugins/web-app.ts). */
+  function arriveWith(visitor: number, data: HomeData) {
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = PAGE_ELEMENT_IDS.firstAnswers;
+    block.textContent = JSON.stringify({ at: Date.now(), visitor, siteConfig, home: data });
+    document.body.append(block);
+  }
+  const never: Handler = () => new Promise(() => {});
+  beforeEach(resetFirstAnswers);
+  afterEach(() => document.getElementById(PAGE_ELEMENT_IDS.firstAnswers)?.remove());
+
+  it("shows the visitor's home at once from them, without asking the API for it", async () => {
+    const user = userWith(['parent']);
+    routes['/api/site/index'] = never;
+    arriveWith(
+      user.id,
+      home(['parent'], { parentOpenEventsSummary: [item({ name: 'Evening from the page' })] }),
+    );
+    signIn(user);
+    renderAt('/home');
+    expect(await screen.findByText('Evening from the page')).toBeTruthy();
+    expect(document.getElementById(PAGE_ELEMENT_IDS.firstAnswers)).toBeNull();
+    expect(requests.filter((request) => request.path === '/api/site/index')).toHaveLength(0);
+  });
+
+  it("asks the API as always when the page was rendered for another user than this browser's", async () => {
+    const user = userWith(['parent']);
+    arriveWith(user.id + 1, home(['parent'], { parentOpenEventsSummary: [item({ name: 'Not yours' })] }));
+    openHome(user, home(['parent'], { parentOpenEventsSummary: [item({ name: 'Your own evening' })] }));
+    expect(await screen.findByText('Your own evening')).toBeTruthy();
+    expect(screen.queryByText('Not yours')).toBeNull();
+    expect(requests.filter((request) => request.path === '/api/site/index')).toHaveLength(1);
   });
 });
