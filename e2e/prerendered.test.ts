@@ -133,7 +133,9 @@ describe('prerendered pages (phone)', () => {
     expect(await page.locator('html.prerendered-stale').count()).toBe(0);
     await screenshot(page, 'prerendered-06-home-before-the-app');
     await expectWaitingForGesture(page, release);
-    // The first tap opens the menu: the app takes over and answers it.
+    // The first tap opens the menu: the app takes over and answers it. Started, it checks the stored
+    // user with the server and hands its session to the page requests again.
+    const keptAgain = page.waitForResponse((answer) => answer.url().endsWith('/api/user/page-session'));
     await openUserMenu(page, true);
     await page.locator('#root[data-prerendered]').waitFor({ state: 'detached' });
     await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
@@ -142,6 +144,7 @@ describe('prerendered pages (phone)', () => {
     // Another user's session in this browser's storage (the cookie still the parent's): the page is not
     // theirs, so it stays hidden and the app draws their own at once.
     await page.keyboard.press('Escape');
+    expect((await keptAgain).status()).toBe(200);
     release = await holdScripts(page);
     await page.evaluate(() => {
       const user = JSON.parse(localStorage.getItem('currentUser') ?? '{}') as { id: number };
