@@ -1,9 +1,11 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { HomeData } from '@parley/domain/home';
 import { AUTH_ERRORS, AUTH_TEXT, VALIDATION } from '@parley/domain/messages';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bootstrapSession } from '../features/auth/api';
 import { queryClient } from '../lib/query-client';
-import { reloadSession } from '../lib/session';
+import { getSession, reloadSession } from '../lib/session';
 import { renderAt } from '../test-support/render-app';
 import {
   adminUser,
@@ -20,6 +22,8 @@ const user = adminUser;
 
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
+
+const pageSessionCalls = () => requests.filter((request) => request.path === '/api/user/page-session');
 
 const isDisabled = (element: HTMLElement) => (element as HTMLButtonElement).disabled;
 
@@ -121,7 +125,22 @@ describe('login screen', () => {
     localStorage.setItem(STORAGE_KEYS.queryCache, '{"people":"old"}');
     localStorage.setItem(STORAGE_KEYS.lastViewAsRole, 'parent');
     routes['/api/user/login'] = () => json(200, { accessToken: 'tok-9', user, message: 'Welcome' });
-    routes['/api/site/index'] = () => json(200, { subscriberName: 'Hill School', viewAsSelectorItems: [] });
+    const home: HomeData = {
+      subscriberName: 'Hill School',
+      viewAsSelectorItems: [],
+      eventsCount: 0,
+      teachersCount: 0,
+      parentsCount: 0,
+      studentsCount: 0,
+      activeEvents: [],
+      teacherEventsCount: 0,
+      parentEventsCount: 0,
+      studentEventsCount: 0,
+      teacherOpenEventsSummary: [],
+      parentOpenEventsSummary: [],
+      studentOpenEventsSummary: [],
+    };
+    routes['/api/site/index'] = () => json(200, home);
     const router = renderAt('/auth/login');
     type('Email', 'ADA@hill.test ');
     type('Password', 'password1');
@@ -137,6 +156,36 @@ describe('login screen', () => {
     expect(localStorage.getItem(STORAGE_KEYS.lastViewAsRole)).toBeNull();
     const login = requests.find((request) => request.path === '/api/user/login');
     expect(JSON.parse(String(login?.init.body))).toEqual({ email: 'ada@hill.test', password: 'password1' });
+    // The new session is handed to this browser's page requests (decision 028).
+    await waitFor(() => expect(pageSessionCalls()).toHaveLength(1));
+    expect(pageSessionCalls()[0]?.init.method).toBe('POST');
+    expect(new Headers(pageSessionCalls()[0]?.init.headers).get('Authorization')).toBe('Bearer tok-9');
+  });
+});
+
+describe('the session at start', () => {
+  const storeSession = () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
+    localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(user));
+    reloadSession();
+  };
+
+  it('refreshes the stored user, then hands the session to the page requests again', async () => {
+    storeSession();
+    routes['/api/users/data'] = () => json(200, { ...user, firstName: 'Adele' });
+    await bootstrapSession();
+    expect(getSession().user?.firstName).toBe('Adele');
+    await waitFor(() => expect(pageSessionCalls()).toHaveLength(1));
+    expect(new Headers(pageSessionCalls()[0]?.init.headers).get('Authorization')).toBe('Bearer tok-1');
+  });
+
+  it('hands nothing over for a session the server has ended, or without one', async () => {
+    await bootstrapSession();
+    storeSession();
+    routes['/api/users/data'] = () => json(401, { message: 'Please log in.', action: 'logout' });
+    await bootstrapSession();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pageSessionCalls()).toHaveLength(0);
   });
 });
 
