@@ -2,9 +2,9 @@
 // scripts/prerender.mjs into the build's .prerendered/render.js) run at the page's address in a fresh jsdom
 // window, its own context for the bundle's module state, so nothing of one page (a family's answers) can
 // reach another and all of it is garbage once the page is written. The build runs it for the login page and
-// the booking shells;
-// the server, as a worker thread (apps/server/src/plugins/page-renderer.ts), for each booking link and each
-// signed-in home with its first answers (decisions 019 and 028). Plain JavaScript: the build copies it beside the bundle it runs.
+// the booking shells; the server, as a worker thread (apps/server/src/plugins/page-renderer.ts), for each
+// booking link and each signed-in home with its first answers (decisions 019 and 028). Plain JavaScript:
+// the build copies it beside the bundle it runs.
 import { readFileSync, statSync } from 'node:fs';
 import vm from 'node:vm';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';

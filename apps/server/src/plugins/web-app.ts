@@ -135,7 +135,7 @@ async function firstAnswers(
  * their layout and screen chunks, which the app would find only once its entry has run, are named in the
  * page so they download beside the entry, one round trip sooner; and the login page and booking links are
  * answered with their prerendered document (scripts/prerender.mjs), painted before any script runs
- * (decision 019).
+ * (decision 019), as is home for the visitor of the page cookie (decision 028).
  */
 const BOOKING = ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'];
 const LOGIN = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'];
