@@ -62,6 +62,8 @@ export async function openBrowser(
      * caller removes it. Without one, a fresh profile that closing removes.
      */
     profileDir?: string;
+    /** 'block': the app's service worker never registers (it would answer for scripts a test holds back). */
+    serviceWorkers?: 'allow' | 'block';
   } = {},
 ): Promise<Browser> {
   const profile = options.profileDir ?? mkdtempSync(join(tmpdir(), 'parley-chromium-'));
@@ -72,6 +74,7 @@ export async function openBrowser(
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
     ...(options.userAgent && { userAgent: options.userAgent }),
     ...(options.isMobile && { isMobile: true, hasTouch: true }),
+    ...(options.serviceWorkers && { serviceWorkers: options.serviceWorkers }),
   });
   context.setDefaultTimeout(15_000);
   const violations: string[] = [];
