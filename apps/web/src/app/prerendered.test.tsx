@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useForm } from 'react-hook-form';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   isPrerendered,
   PHONE_QUERY,
@@ -216,8 +216,15 @@ describe("the prerendered page's inline script", () => {
     started.setAttribute(PRERENDERED, 'on-gesture');
     runHeadScript({ ...PAGE, takeOver: 'on-gesture' });
     document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    const removed = vi.spyOn(document, 'removeEventListener');
     await takeOverPrerendered(started, Promise.resolve(), <Toggle />);
     expect(isPrerendered(started)).toBe(false);
+    // Its listeners are gone with the rest of the early ones.
+    const go = (window as { __parleyPrerendered?: { go?: () => void } }).__parleyPrerendered?.go;
+    expect(go).toBeTypeOf('function');
+    for (const gesture of ['pointerdown', 'keydown', 'input'])
+      expect(removed).toHaveBeenCalledWith(gesture, go, true);
+    removed.mockRestore();
 
     cleanup();
     document.body.innerHTML = '';

@@ -23,6 +23,8 @@ type Early = {
   listeners: Record<'click' | 'submit' | 'keydown', (event: Event) => void>;
   /** Set at the first gesture on a page that waits for one: the gesture that started the app. */
   gesture?: 1;
+  /** The listener that waits for that gesture (on each of TAKE_OVER_GESTURES), removed at the takeover. */
+  go?: () => void;
 };
 const EARLY = '__parleyPrerendered';
 
@@ -120,7 +122,7 @@ function held(sel){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});return t
 function tags(sel){held(sel).forEach(add)}
 function preload(){if(preloaded++)return;var ls=held("link");(function next(){ls.splice(0,${PRELOADS_PER_TASK}).forEach(add);if(ls.length)setTimeout(next,0)})()}
 function start(){if(!started++){tags("link");tags("script")}}
-if(${page.takeOver === 'at-once'}||d.documentElement.classList.contains(${text(PRERENDERED_STALE)}))start();else{requestAnimationFrame(function(){setTimeout(preload,0)});setTimeout(preload,1000);${text(TAKE_OVER_GESTURES)}.forEach(function(k){d.addEventListener(k,function(){q.gesture=1;start()},true)})}
+if(${page.takeOver === 'at-once'}||d.documentElement.classList.contains(${text(PRERENDERED_STALE)}))start();else{requestAnimationFrame(function(){setTimeout(preload,0)});setTimeout(preload,1000);q.go=function(){q.gesture=1;start()};${text(TAKE_OVER_GESTURES)}.forEach(function(k){d.addEventListener(k,q.go,true)})}
 function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
 l.click=function(e){var b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&early(e)){if(b.tagName==="BUTTON")e.preventDefault();q.acts.push(b)}};
 l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
@@ -199,6 +201,8 @@ export async function takeOverPrerendered(
   for (const [name, listener] of Object.entries(early?.listeners ?? {})) {
     document.removeEventListener(name, listener, true);
   }
+  const go = early?.go;
+  if (go) for (const name of TAKE_OVER_GESTURES) document.removeEventListener(name, go, true);
   const typed = typedInto(container);
   const focused = document.activeElement;
   // A page hidden as not this visitor's (another theme, signed in) is drawn afresh: corrected in place,
