@@ -281,7 +281,10 @@ async function measure(port: number, url: string, keepStorage: boolean, slowdown
   };
 }
 
-/** Puts the parent's session where the app keeps it (its storage and page cookie), with an empty HTTP cache and no service worker. */
+/**
+ * Puts the parent's session where the app keeps it (its storage and page cookie), with an empty HTTP cache
+ * and no service worker.
+ */
 async function signIn(browser: Browser, baseUrl: string, session: { accessToken: string; user: unknown }) {
   const page = await browser.newPage();
   const cdp = await page.createCDPSession();

@@ -50,7 +50,10 @@ function propertiesToAttributes(container: HTMLElement) {
 export async function renderDocument(
   template: string,
   takeOver: TakeOver,
-  /** A page rendered for a request (a booking link or home with its first answers), in its visitor's layout. */
+  /**
+   * A page rendered for a request (a booking link or home, with its first answers), in its visitor's
+   * layout.
+   */
   forRequest?: { viewport: Viewport },
 ): Promise<string> {
   const { pathname, search, hash } = window.location;

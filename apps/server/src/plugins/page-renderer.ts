@@ -8,11 +8,12 @@ import type { Viewport } from '@parley/domain/constants';
 import type { FastifyBaseLogger } from 'fastify';
 
 // A booking link's page, or a signed-in visitor's home, rendered per request from its first answers, so a
-// phone paints the page itself from the HTML (decisions 019, 028). The web build's renderer (apps/web/prerender/page-renderer.mjs,
-// copied into the build's .prerendered folder beside the bundle it runs) works in a worker thread: a page
-// costs a slow machine a tenth of a second of CPU, which the requests in hand must not wait behind. The
-// page is a bonus, never a condition: when the build has no renderer, the worker is busy or slow, or a
-// render fails, the visitor gets the page without it (the app draws it from the same answers).
+// phone paints the page itself from the HTML (decisions 019, 028). The web build's renderer
+// (apps/web/prerender/page-renderer.mjs, copied into the build's .prerendered folder beside the bundle it
+// runs) works in a worker thread: a page costs a slow machine a tenth of a second of CPU, which the requests
+// in hand must not wait behind. The page is a bonus, never a condition: when the build has no renderer, the
+// worker is busy or slow, or a render fails, the visitor gets the page without it (the app draws it from the
+// same answers).
 
 export type PageToRender = {
   template: string;

@@ -1,5 +1,4 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import type { HomeData } from '@parley/domain/home';
 import { AUTH_ERRORS, AUTH_TEXT, VALIDATION } from '@parley/domain/messages';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +8,7 @@ import { getSession, reloadSession } from '../lib/session';
 import { renderAt } from '../test-support/render-app';
 import {
   adminUser,
+  emptyHomeData,
   type Handler,
   json,
   type RecordedRequest,
@@ -125,22 +125,7 @@ describe('login screen', () => {
     localStorage.setItem(STORAGE_KEYS.queryCache, '{"people":"old"}');
     localStorage.setItem(STORAGE_KEYS.lastViewAsRole, 'parent');
     routes['/api/user/login'] = () => json(200, { accessToken: 'tok-9', user, message: 'Welcome' });
-    const home: HomeData = {
-      subscriberName: 'Hill School',
-      viewAsSelectorItems: [],
-      eventsCount: 0,
-      teachersCount: 0,
-      parentsCount: 0,
-      studentsCount: 0,
-      activeEvents: [],
-      teacherEventsCount: 0,
-      parentEventsCount: 0,
-      studentEventsCount: 0,
-      teacherOpenEventsSummary: [],
-      parentOpenEventsSummary: [],
-      studentOpenEventsSummary: [],
-    };
-    routes['/api/site/index'] = () => json(200, home);
+    routes['/api/site/index'] = () => json(200, emptyHomeData);
     const router = renderAt('/auth/login');
     type('Email', 'ADA@hill.test ');
     type('Password', 'password1');

@@ -3,8 +3,9 @@ import { getSession } from './session';
 
 // A booking link's page, and a signed-in visitor's home, arrive with the first answers they would ask the
 // API for (the server asks itself on the page's behalf: apps/server/src/plugins/web-app.ts), so the first
-// render shows the page instead of waiting a round trip after the scripts have run (decisions 019, 028). Each answer is taken once, by the query
-// it is for, while the page that brought it is still the one shown; after that the app asks as always.
+// render shows the page instead of waiting a round trip after the scripts have run (decisions 019, 028).
+// Each answer is taken once, by the query it is for, while the page that brought it is still the one
+// shown; after that the app asks as always.
 
 /** How long an answer that came with the page counts as fresh: its query does not ask again meanwhile. */
 export const FIRST_ANSWER_FRESH_MS = 30_000;

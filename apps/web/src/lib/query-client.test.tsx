@@ -11,6 +11,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventsQuery, refreshEvents } from '../features/events/api';
 import { refreshHomeData, siteIndexQuery } from '../features/home/api';
+import { emptyHomeData } from '../test-support/screen-fixtures';
 import {
   cachePersistOptions,
   createQueryClient,
@@ -28,19 +29,11 @@ import { endSession, reloadSession, startSession } from './session';
 const NOW = 1_800_000_000_000;
 
 const home: HomeData = {
-  subscriberName: 'Hill School',
-  viewAsSelectorItems: [],
+  ...emptyHomeData,
   eventsCount: 4,
   teachersCount: 12,
   parentsCount: 30,
   studentsCount: 25,
-  activeEvents: [],
-  teacherEventsCount: 0,
-  parentEventsCount: 0,
-  studentEventsCount: 0,
-  teacherOpenEventsSummary: [],
-  parentOpenEventsSummary: [],
-  studentOpenEventsSummary: [],
 };
 
 const events = { events: [], eventTypes: [{ id: 1, name: 'Parent teacher' }], message: '' };

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@parley/domain/auth';
+import type { HomeData } from '@parley/domain/home';
 import { vi } from 'vitest';
 
 // Shared by the screen tests that run the real router, guard and API client with only fetch faked.
@@ -9,6 +10,23 @@ export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 export const siteConfig = { appName: 'Parley', version: '1.0.5', turnstileSiteKey: null, devMailbox: true };
+
+/** Home data (GET site/index) of a school with nothing in it: tests spread their own lists over it. */
+export const emptyHomeData: HomeData = {
+  subscriberName: 'Hill School',
+  viewAsSelectorItems: [],
+  eventsCount: 0,
+  teachersCount: 0,
+  parentsCount: 0,
+  studentsCount: 0,
+  activeEvents: [],
+  teacherEventsCount: 0,
+  parentEventsCount: 0,
+  studentEventsCount: 0,
+  teacherOpenEventsSummary: [],
+  parentOpenEventsSummary: [],
+  studentOpenEventsSummary: [],
+};
 
 export const adminUser: CurrentUser = {
   id: 7,

@@ -2,25 +2,19 @@ import type { HomeData } from '@parley/domain/home';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyHomeData } from '../../test-support/screen-fixtures';
 import { AdminHome } from './components/admin-home';
 import { HOME_PULL_THRESHOLD, HOME_REFRESH_WAIT_MS, homeTiles, showsSampleBanner } from './home-logic';
 
 const BANNER = 'New account signups include sample events. You can customize as desired.';
 
 const data: HomeData = {
-  subscriberName: 'Hill School',
-  viewAsSelectorItems: [],
+  ...emptyHomeData,
   eventsCount: 4,
   teachersCount: 12,
   parentsCount: 30,
   studentsCount: 25,
   activeEvents: [{ id: 7, name: 'Spring evening', bookingCountForEvent: 3, timeToEvent: 'in 3 days' }],
-  teacherEventsCount: 0,
-  parentEventsCount: 0,
-  studentEventsCount: 0,
-  teacherOpenEventsSummary: [],
-  parentOpenEventsSummary: [],
-  studentOpenEventsSummary: [],
 };
 
 const renderHome = (loginCount: number) =>

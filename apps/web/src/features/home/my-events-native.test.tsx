@@ -9,6 +9,7 @@ import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
+  emptyHomeData,
   json,
   type RecordedRequest,
   siteConfig,
@@ -76,18 +77,9 @@ const spring: OpenEventSummaryItem = {
 };
 
 const homeData: HomeData = {
-  subscriberName: 'Hill School',
+  ...emptyHomeData,
   viewAsSelectorItems: [{ value: 'student', label: 'Student' }],
-  eventsCount: 0,
-  teachersCount: 0,
-  parentsCount: 0,
-  studentsCount: 0,
-  activeEvents: [],
-  teacherEventsCount: 0,
-  parentEventsCount: 0,
   studentEventsCount: 1,
-  teacherOpenEventsSummary: [],
-  parentOpenEventsSummary: [],
   studentOpenEventsSummary: [spring],
 };
 

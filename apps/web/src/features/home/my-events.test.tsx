@@ -11,6 +11,7 @@ import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
+  emptyHomeData,
   type Handler,
   json,
   type RecordedRequest,
@@ -79,21 +80,10 @@ function item(over: Partial<OpenEventSummaryItem> = {}): OpenEventSummaryItem {
 
 function home(roles: Role[], lists: Partial<HomeData> = {}): HomeData {
   return {
-    subscriberName: 'Hill School',
+    ...emptyHomeData,
     viewAsSelectorItems: roles
       .filter((role) => role !== 'admin')
       .map((role) => ({ value: role, label: LABELS[role] })),
-    eventsCount: 0,
-    teachersCount: 0,
-    parentsCount: 0,
-    studentsCount: 0,
-    activeEvents: [],
-    teacherEventsCount: 0,
-    parentEventsCount: 0,
-    studentEventsCount: 0,
-    teacherOpenEventsSummary: [],
-    parentOpenEventsSummary: [],
-    studentOpenEventsSummary: [],
     ...lists,
   };
 }
