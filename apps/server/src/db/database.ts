@@ -52,9 +52,11 @@ export function openDatabase(options: {
     const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
+    const sessions = sessionChanges(options.databaseUrl, pool);
     const db = new Kysely<Database>({
       dialect: scopedDialect(new PostgresDialect({ pool: withPreparedStatements(pool) })),
     });
+    sessionWatches.set(db, sessions.watch);
     poolUsages.set(db, () => ({
       max,
       total: pool.totalCount,
@@ -67,6 +69,110 @@ export function openDatabase(options: {
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite({ ...pgliteOptions, ...(dataDir === ':memory:' ? {} : { dataDir }) });
   return pgliteDatabase(pglite);
+}
+
+/** The channel on which the database announces a user whose sessions changed (migration 018). */
+export const SESSION_CHANNEL = 'parley_sessions';
+
+/** What hears the announcements: each user id, and whether every process's changes are being heard. */
+export type SessionWatch = {
+  changed(userId: number): void;
+  hearing(all: boolean): void;
+};
+
+/** The listening connection's name in pg_stat_activity. */
+export const SESSION_LISTENER = 'parley-session-listener';
+
+const sessionWatches = new WeakMap<Db, (watch: SessionWatch) => () => void>();
+
+/**
+ * Hears the database's session announcements; returns the way to stop, or null where the database cannot
+ * announce (PGlite: one connection in one process, nothing to hear from).
+ */
+export const watchSessions = (db: Db, watch: SessionWatch): (() => void) | null =>
+  sessionWatches.get(db)?.(watch) ?? null;
+
+const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
+
+/**
+ * The session announcements of a PostgreSQL database. Every pooled connection listens, so a change this
+ * process commits is heard on its own connection before the COMMIT returns (PostgreSQL delivers a
+ * session's own notifications ahead of its ReadyForQuery). One connection of its own, opened at the first
+ * watch, hears the other processes' changes; while it is down nothing is heard from them (hearing(false)),
+ * and it reconnects with a growing pause.
+ */
+function sessionChanges(connectionString: string, pool: pg.Pool) {
+  const watches = new Set<SessionWatch>();
+  const announce = (message: pg.Notification) => {
+    const userId = Number(message.payload);
+    if (message.channel !== SESSION_CHANNEL || !Number.isInteger(userId)) return;
+    for (const watch of watches) watch.changed(userId);
+  };
+  pool.on('connect', (client) => {
+    client.on('notification', announce);
+    client.query(`listen ${SESSION_CHANNEL}`).catch(() => {});
+  });
+  let listener: pg.Client | null = null;
+  let hearing = false;
+  let closed = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const setHearing = (value: boolean) => {
+    hearing = value;
+    for (const watch of watches) watch.hearing(value);
+  };
+  const listen = async () => {
+    if (closed || listener) return;
+    const client = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: 5000,
+      application_name: SESSION_LISTENER,
+    });
+    listener = client;
+    const lost = (error?: Error) => {
+      if (listener !== client) return;
+      if (error) console.warn(`PostgreSQL session announcements lost: ${error.message}`);
+      listener = null;
+      setHearing(false);
+      client.end().catch(() => {});
+      if (closed) return;
+      const pause = LISTEN_RETRY_MS[Math.min(failures, LISTEN_RETRY_MS.length - 1)];
+      failures += 1;
+      retry = setTimeout(() => void listen(), pause);
+      retry.unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', announce);
+    try {
+      await client.connect();
+      await client.query(`listen ${SESSION_CHANNEL}`);
+      if (listener !== client) return;
+      failures = 0;
+      setHearing(true);
+    } catch (error) {
+      lost(error as Error);
+    }
+  };
+  const end = pool.end.bind(pool);
+  pool.end = (async () => {
+    closed = true;
+    clearTimeout(retry);
+    const client = listener;
+    listener = null;
+    if (hearing) setHearing(false);
+    // Not awaited: a connection still being opened to an unresponsive server ends when its attempt does.
+    client?.end().catch(() => {});
+    return end();
+  }) as typeof pool.end;
+  return {
+    watch(watch: SessionWatch) {
+      watches.add(watch);
+      if (hearing) watch.hearing(true);
+      else void listen();
+      return () => watches.delete(watch);
+    },
+  };
 }
 
 /** The contrib extensions the migrations create (booking exclusion constraints). */

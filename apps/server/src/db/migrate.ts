@@ -16,6 +16,7 @@ import * as loadTest from './migrations/014-load-test';
 import * as levelEarlyDatabases from './migrations/015-level-early-databases';
 import * as schoolWallOrder from './migrations/016-school-wall-order';
 import * as slotsByTeacher from './migrations/017-slots-by-teacher';
+import * as sessionChanges from './migrations/018-session-changes';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015-level-early-databases': levelEarlyDatabases,
   '016-school-wall-order': schoolWallOrder,
   '017-slots-by-teacher': slotsByTeacher,
+  '018-session-changes': sessionChanges,
 };
 
 const migratorOf = (

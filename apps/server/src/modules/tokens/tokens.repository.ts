@@ -8,6 +8,7 @@ import type { TokenKind } from '../../db/schema';
 import { asAnyApp, asSchool } from '../../db/scope';
 import type { SessionClient } from '../../lib/session-client';
 import { hashToken, newToken } from '../../lib/tokens';
+import { sessionCacheOf } from './session-cache';
 
 /** Issues a token of a kind and returns the raw value (only its hash is kept). */
 export async function issueToken(
@@ -119,23 +120,34 @@ const sessionQuery = compiledOnce(
   (db: Db, tokenHash: string) =>
     db
       .selectFrom(
-        sql<{ user_id: number; school_id: number; roles: Role[] }>`parley_session(${tokenHash})`.as('s'),
+        sql<{
+          user_id: number;
+          school_id: number;
+          roles: Role[];
+          expires_at: Date;
+        }>`parley_session(${tokenHash})`.as('s'),
       )
-      .select(['s.user_id as userId', 's.school_id as schoolId', 's.roles']),
+      .select(['s.user_id as userId', 's.school_id as schoolId', 's.roles', 's.expires_at as expiresAt']),
   ['\u0000token-hash'],
 );
 
 /**
  * The session behind a bearer token, with the user's roles, in one query (every API request runs it):
- * live token, active user. A disabled user's tokens stop at once.
+ * live token, active user. A disabled user's tokens stop at once: the change's commit announces the user,
+ * and every process forgets the sessions it kept for them (migration 018).
  */
 export async function findSession(db: Db, token: string) {
   const tokenHash = hashToken(token);
-  // Before the request knows its school: on whichever app-role connection is at hand, no scope switch.
-  const [found] = await asAnyApp(() => sessionQuery(db, tokenHash));
+  // Kept by the process while the database's announcements of changes are heard (session-cache.ts).
+  const found = await sessionCacheOf(db).find(tokenHash, async () => {
+    // Before the request knows its school: on whichever app-role connection is at hand, no scope switch.
+    const [row] = await asAnyApp(() => sessionQuery(db, tokenHash));
+    return row && { ...row, roles: sortRoles(row.roles) };
+  });
+  if (!found) return undefined;
   // In the school the request is about to narrow to, so the connection is already there for it.
-  if (found) await asSchool(found.schoolId, () => touchSession(db, tokenHash));
-  return found && { ...found, roles: sortRoles(found.roles) };
+  await asSchool(found.schoolId, () => touchSession(db, tokenHash));
+  return { userId: found.userId, schoolId: found.schoolId, roles: [...found.roles] };
 }
 
 // When this process last wrote a session's last_used_at: "last active" needs minutes, not every request,
