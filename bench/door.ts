@@ -92,7 +92,7 @@ const TICKET_SELECT = [
 
 const BARE_SQL = {
   session:
-    'select "s"."user_id" as "userId", "s"."school_id" as "schoolId", "s"."roles" from parley_session($1) as "s"',
+    'select "s"."user_id" as "userId", "s"."school_id" as "schoolId", "s"."roles", "s"."expires_at" as "expiresAt" from parley_session($1) as "s"',
   scanner:
     'select "user_id" from "event_scanners" where "school_id" = $1 and "event_id" = $2 and "user_id" = $3',
   ticket: `${TICKET_SELECT} where "t"."school_id" = $2 and "t"."code" = $3`,
@@ -198,11 +198,15 @@ const runOn =
 function bareApp(pool: pg.Pool) {
   const app = Fastify({ logger: false });
   const onPool = runOn(pool);
+  // Sessions kept in the process, as the app keeps them (decision 029; the bench changes none).
+  const kept = new Map<string, Session>();
   const session = async (authorization: string | undefined): Promise<Session | undefined> => {
     const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (!token) return undefined;
     const hash = createHash('sha256').update(token).digest('hex');
-    return (await onPool<Session>(BARE_SQL.session, [hash]))[0];
+    const found = kept.get(hash) ?? (await onPool<Session>(BARE_SQL.session, [hash]))[0];
+    if (found) kept.set(hash, found);
+    return found;
   };
   const ticketFor = async (run: Run, who: Session, code: string, eventId: number | undefined) => {
     const row = (await run<TicketRow>(BARE_SQL.ticket, [who.userId, who.schoolId, code]))[0];
@@ -722,12 +726,18 @@ async function probe(
         `${server.kind} probe: validate ${validate.status}, scan ${scan.status} ${scan.body.slice(0, 200)}`,
       );
     // Not the call's own work: a connection's switch into the caller's school (db/scope.ts; a server busy
-    // with one school sends none) and a session's last-used touch (once a minute per door's session).
+    // with one school sends none), a session's last-used touch (once a minute per door's session), and the
+    // session lookup and a new connection's LISTEN (once per door's session and per connection: both sides
+    // keep sessions, decision 029). And the bare endpoint's BEGIN: the app's rides with the transaction's
+    // first statement (db/database.ts), so it is no statement of its own there.
     const perCall = (statements: Statement[]) =>
       statements.filter(
         ({ text }) =>
+          text !== 'begin' &&
           !text.startsWith("select set_config('role'") &&
-          !text.startsWith('update "auth_tokens" set "last_used_at"'),
+          !text.startsWith('update "auth_tokens" set "last_used_at"') &&
+          !text.startsWith('listen ') &&
+          text !== BARE_SQL.session,
       );
     return { validate: perCall(validateStatements), scan: perCall(scanStatements) };
   } finally {
