@@ -83,14 +83,13 @@ export type SessionWatch = {
 /** The listening connection's name in pg_stat_activity. */
 export const SESSION_LISTENER = 'parley-session-listener';
 
-const sessionWatches = new WeakMap<Db, (watch: SessionWatch) => () => void>();
+const sessionWatches = new WeakMap<Db, (watch: SessionWatch) => void>();
 
 /**
- * Hears the database's session announcements; returns the way to stop, or null where the database cannot
- * announce (PGlite: one connection in one process, nothing to hear from).
+ * Hears the database's session announcements for as long as the database is open. PGlite (one connection
+ * in one process) announces nothing: its watch never hears.
  */
-export const watchSessions = (db: Db, watch: SessionWatch): (() => void) | null =>
-  sessionWatches.get(db)?.(watch) ?? null;
+export const watchSessions = (db: Db, watch: SessionWatch): void => sessionWatches.get(db)?.(watch);
 
 const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
 
@@ -170,7 +169,6 @@ function sessionChanges(connectionString: string, pool: pg.Pool) {
       watches.add(watch);
       if (hearing) watch.hearing(true);
       else void listen();
-      return () => watches.delete(watch);
     },
   };
 }

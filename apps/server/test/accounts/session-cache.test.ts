@@ -25,7 +25,6 @@ beforeAll(async () => {
     elsewhere = new pg.Client({ connectionString: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
     await elsewhere.connect();
     // Sessions are kept once the process hears the announcements (it starts listening at its first lookup).
-    sessionCacheOf(t.db);
     await until(() => sessionCacheOf(t.db).hearing);
   }
 });

@@ -80,15 +80,13 @@ const caches = new WeakMap<Db, SessionCache>();
 
 /** The database's session cache, listening from its first use. */
 export function sessionCacheOf(db: Db): SessionCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    const created = new SessionCache();
-    watchSessions(db, {
-      changed: (userId) => created.changed(userId),
-      hearing: (all) => created.setHearing(all),
-    });
-    cache = created;
-    caches.set(db, cache);
-  }
+  const kept = caches.get(db);
+  if (kept) return kept;
+  const cache = new SessionCache();
+  caches.set(db, cache);
+  watchSessions(db, {
+    changed: (userId) => cache.changed(userId),
+    hearing: (all) => cache.setHearing(all),
+  });
   return cache;
 }
