@@ -52,11 +52,11 @@ export function openDatabase(options: {
     const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
-    const sessions = sessionChanges(options.databaseUrl, pool);
+    const heard = announcements(options.databaseUrl, pool);
     const db = new Kysely<Database>({
       dialect: scopedDialect(new PostgresDialect({ pool: withPreparedStatements(pool) })),
     });
-    sessionWatches.set(db, sessions.watch);
+    announcementsOf.set(db, heard);
     poolUsages.set(db, () => ({
       max,
       total: pool.totalCount,
@@ -74,42 +74,53 @@ export function openDatabase(options: {
 /** The channel on which the database announces a user whose sessions changed (migration 018). */
 export const SESSION_CHANNEL = 'parley_sessions';
 
-/** What hears the announcements: each user id, and whether every process's changes are being heard. */
+/** The channel on which the database announces a slot that may have room again (migration 019). */
+export const SLOT_CHANNEL = 'parley_slots';
+
+/** What hears the session announcements: each user id, and whether every process's changes are being heard. */
 export type SessionWatch = {
   changed(userId: number): void;
   hearing(all: boolean): void;
 };
 
 /** The listening connection's name in pg_stat_activity. */
-export const SESSION_LISTENER = 'parley-session-listener';
+export const LISTENER = 'parley-listener';
 
-const sessionWatches = new WeakMap<Db, (watch: SessionWatch) => void>();
+type Announcements = ReturnType<typeof announcements>;
+const announcementsOf = new WeakMap<Db, Announcements>();
 
 /**
  * Hears the database's session announcements for as long as the database is open. PGlite (one connection
  * in one process) announces nothing: its watch never hears.
  */
-export const watchSessions = (db: Db, watch: SessionWatch): void => sessionWatches.get(db)?.(watch);
+export const watchSessions = (db: Db, watch: SessionWatch): void => announcementsOf.get(db)?.watch(watch);
+
+/** Hears each slot the database says may have room again (a hint's end: nothing depends on hearing it). */
+export const watchFreedSlots = (db: Db, freed: (slotId: number) => void): void =>
+  announcementsOf.get(db)?.watchSlots(freed);
 
 const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
+const LISTEN = `listen ${SESSION_CHANNEL}; listen ${SLOT_CHANNEL}`;
 
 /**
- * The session announcements of a PostgreSQL database. Every pooled connection listens, so a change this
- * process commits is heard on its own connection before the COMMIT returns (PostgreSQL delivers a
- * session's own notifications ahead of its ReadyForQuery). One connection of its own, opened at the first
- * watch, hears the other processes' changes; while it is down nothing is heard from them (hearing(false)),
- * and it reconnects with a growing pause.
+ * The announcements of a PostgreSQL database. Every pooled connection listens, so a change this process
+ * commits is heard on its own connection before the COMMIT returns (PostgreSQL delivers a session's own
+ * notifications ahead of its ReadyForQuery). One connection of its own, opened at the first watch, hears
+ * the other processes' changes; while it is down nothing is heard from them (hearing(false)), and it
+ * reconnects with a growing pause.
  */
-function sessionChanges(connectionString: string, pool: pg.Pool) {
+function announcements(connectionString: string, pool: pg.Pool) {
   const watches = new Set<SessionWatch>();
+  const slotWatches = new Set<(slotId: number) => void>();
   const announce = (message: pg.Notification) => {
-    const userId = Number(message.payload);
-    if (message.channel !== SESSION_CHANNEL || !Number.isInteger(userId)) return;
-    for (const watch of watches) watch.changed(userId);
+    const id = Number(message.payload);
+    if (!Number.isInteger(id)) return;
+    if (message.channel === SESSION_CHANNEL) for (const watch of watches) watch.changed(id);
+    if (message.channel === SLOT_CHANNEL) for (const freed of slotWatches) freed(id);
   };
   pool.on('connect', (client) => {
     client.on('notification', announce);
-    client.query(`listen ${SESSION_CHANNEL}`).catch(() => {});
+    client.query(LISTEN).catch(() => {});
   });
   let listener: pg.Client | null = null;
   let hearing = false;
@@ -125,12 +136,12 @@ function sessionChanges(connectionString: string, pool: pg.Pool) {
     const client = new pg.Client({
       connectionString,
       connectionTimeoutMillis: 5000,
-      application_name: SESSION_LISTENER,
+      application_name: LISTENER,
     });
     listener = client;
     const lost = (error?: Error) => {
       if (listener !== client) return;
-      if (error) console.warn(`PostgreSQL session announcements lost: ${error.message}`);
+      if (error) console.warn(`PostgreSQL announcements lost: ${error.message}`);
       listener = null;
       setHearing(false);
       client.end().catch(() => {});
@@ -145,7 +156,7 @@ function sessionChanges(connectionString: string, pool: pg.Pool) {
     client.on('notification', announce);
     try {
       await client.connect();
-      await client.query(`listen ${SESSION_CHANNEL}`);
+      await client.query(LISTEN);
       if (listener !== client) return;
       failures = 0;
       setHearing(true);
@@ -169,6 +180,10 @@ function sessionChanges(connectionString: string, pool: pg.Pool) {
       watches.add(watch);
       if (hearing) watch.hearing(true);
       else void listen();
+    },
+    watchSlots(freed: (slotId: number) => void) {
+      slotWatches.add(freed);
+      void listen();
     },
   };
 }

@@ -17,6 +17,7 @@ import * as levelEarlyDatabases from './migrations/015-level-early-databases';
 import * as schoolWallOrder from './migrations/016-school-wall-order';
 import * as slotsByTeacher from './migrations/017-slots-by-teacher';
 import * as sessionChanges from './migrations/018-session-changes';
+import * as slotFreed from './migrations/019-slot-freed';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016-school-wall-order': schoolWallOrder,
   '017-slots-by-teacher': slotsByTeacher,
   '018-session-changes': sessionChanges,
+  '019-slot-freed': slotFreed,
 };
 
 const migratorOf = (

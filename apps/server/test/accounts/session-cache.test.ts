@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SESSION_LISTENER } from '../../src/db/database';
+import { LISTENER } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
 import { sessionCacheOf } from '../../src/modules/tokens/session-cache';
 import { bearer, registeredSchool } from '../factories';
@@ -132,7 +132,7 @@ describe.runIf(onPg)('the sessions a process keeps, on PostgreSQL', () => {
     expect(await status(school.accessToken)).toBe(200);
     await other().query(
       'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
-      [SESSION_LISTENER],
+      [LISTENER],
     );
     await until(() => !sessionCacheOf(t.db).hearing);
     await unannounced(async () => {

@@ -62,16 +62,9 @@ const inAsked = (asked: Asked) => (typeof asked === 'number' ? sql`= ${asked}` :
  * (one slot, several): with one slot the plan PostgreSQL keeps for the prepared statement looks the slot
  * up by its key, where a list's generic plan scans the event's slots.
  */
-function perPartyAndSlots<R>(
-  build: (
-    db: Db,
-    kind: Kind,
-    schoolId: number,
-    eventId: number,
-    userId: number,
-    asked: Asked,
-  ) => Compilable<R>,
-) {
+type PartyAndSlots = [db: Db, kind: Kind, schoolId: number, eventId: number, userId: number, asked: Asked];
+
+function perPartyAndSlots<R>(build: (...args: PartyAndSlots) => Compilable<R>) {
   const make = (kind: Kind, asked: Asked) =>
     compiledOnce(
       (db: Db, schoolId: number, eventId: number, userId: number, slots: Asked) =>
@@ -148,17 +141,20 @@ const lock = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
   lockQuery(db, kind, schoolId, eventId, userId, asked),
 );
 
-// Before any transaction, the same read without locks: a request that has lost (a slot asked for is
-// already full) ends with it and the lost race's columns (lostRaceColumns), and no transaction. The
-// columns are a statement of their own: in this one PostgreSQL would set up their plan for every
-// attempt, winners too, and setting up a plan costs more than running it (decision 009).
+// Before any transaction, the same read without locks and with the lost race's answer (lostRaceSelections):
+// a request that has lost (a slot asked for is already full) ends with it, in one statement and no
+// transaction. It runs only when a slot asked for was last seen full (full-slot-hints.ts): the answer's
+// plan is set up on every execution, used or not, and setting up a plan costs more than running it.
 const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
-  lockQuery(db, kind, schoolId, eventId, userId, asked, false),
+  lockQuery(db, kind, schoolId, eventId, userId, asked, false).select(
+    lostRaceSelections(db, kind, schoolId, eventId, userId, asked),
+  ),
 );
 
 /**
- * The booking lock's read without its locks (what runChange checks before it books). Its full slots are
- * only a hint, like the lock's: the conditional UPDATE that takes the place is the rule.
+ * The booking lock's read without its locks (what runChange checks before it books), with the answer a
+ * lost race gets. Its full slots are only a hint, like the lock's: the conditional UPDATE that takes the
+ * place is the rule.
  */
 export async function peekEventAndParty(
   db: Db,
@@ -168,7 +164,9 @@ export async function peekEventAndParty(
   slotIds: number[],
 ) {
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
-  return row && splitLocked(row);
+  if (!row) return undefined;
+  const { slots, bookings, ...locked } = row;
+  return { ...splitLocked(locked), lostRace: lostRaceRows({ slots, bookings }) };
 }
 
 /**
@@ -414,12 +412,12 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
     .execute();
 }
 
-// A lost race's answer in one statement, compiled once per kind of party: the columns of the teachers of the
-// slots asked for and of those the party has booked (gridSlots with `{ ofSlots, also }`), and the party's
-// live bookings, each as a JSON array. The teachers in question (one to a few) are a table the slots are
+// A lost race's answer, two JSON arrays in a statement's select list (its own, or the peek's), compiled once
+// per kind of party: the columns of the teachers of the slots asked for and of those the party has booked
+// (gridSlots with `{ ofSlots, also }`), and the party's live bookings. The teachers in question (one to a few) are a table the slots are
 // joined to, so the generic plan reads only their slots through (event, teacher, start) (migration 017); as
 // a filter (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows.
-const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) => {
+function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: PartyAndSlots) {
   const party =
     kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
   const teachers = sql<{
@@ -429,11 +427,15 @@ const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =
       and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId})`;
   const columns = gridSlotsQuery(db, schoolId, eventId, teachers.as('tt'));
   const mine = partyBookingsQuery(db, schoolId, eventId, party, {});
-  return db.selectNoFrom([
+  return [
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${columns}) x)`.as('slots'),
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${mine}) x)`.as('bookings'),
-  ]);
-});
+  ];
+}
+
+const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
+  db.selectNoFrom(lostRaceSelections(db, kind, schoolId, eventId, userId, asked)),
+);
 
 /** JSON brings times as text: these columns are Dates in the rows every other read returns. */
 const TIMES = new Set(['starts_at', 'ends_at', 'section_starts_at', 'confirmed_at', 'created_at']);
@@ -455,7 +457,7 @@ export async function lostRaceColumns(
   eventId: number,
   party: { parentId: number | null; studentId: number | null },
   slotIds: number[],
-): Promise<{ slots: GridSlotRow[]; bookings: PartyBookingRow[] }> {
+): Promise<LostRaceRows> {
   const [row] = await lostRace(
     db,
     kindOf(party),
@@ -464,11 +466,15 @@ export async function lostRaceColumns(
     party.parentId ?? party.studentId ?? 0,
     slotIds,
   );
-  return {
-    slots: withDates<GridSlotRow>(row?.slots ?? []),
-    bookings: withDates<PartyBookingRow>(row?.bookings ?? []),
-  };
+  return lostRaceRows(row ?? { slots: [], bookings: [] });
 }
+
+export type LostRaceRows = { slots: GridSlotRow[]; bookings: PartyBookingRow[] };
+
+const lostRaceRows = (row: { slots: unknown[]; bookings: unknown[] }): LostRaceRows => ({
+  slots: withDates<GridSlotRow>(row.slots),
+  bookings: withDates<PartyBookingRow>(row.bookings),
+});
 
 function partyBookingsQuery(
   db: Db,
@@ -648,14 +654,14 @@ const TAKE_PLACES = `
     update slots s set booked_count = s.booked_count + v.n
     from unnest($3::int[], $4::int[]) as v(id, n)
     where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
-    returning s.id),
+    returning s.id, s.booked_count >= s.capacity as now_full),
   ${messageCtes(1, 5)}
-  select id from taken`;
+  select id, now_full from taken`;
 
 /**
  * Takes the places in each of the event's slots, only where they are all free: the conditional UPDATE is
- * the capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room.
- * Writes the change's messages with it.
+ * the capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room,
+ * and whether each is full now. Writes the change's messages with it.
  */
 export async function takePlacesAndSend(
   db: Db,
@@ -664,7 +670,7 @@ export async function takePlacesAndSend(
   places: Places[],
   messages: OutgoingMessages,
 ) {
-  const { rows } = await db.executeQuery<{ id: number }>(
+  const { rows } = await db.executeQuery<{ id: number; now_full: boolean }>(
     CompiledQuery.raw(TAKE_PLACES, [
       schoolId,
       eventId,

@@ -31,6 +31,7 @@ import {
 } from './booking.service';
 import { bookingChangeMessages } from './booking-mails';
 import { bookingEventView, gridView, myBookingView } from './booking-views';
+import { fullSlotHintsOf } from './full-slot-hints';
 
 // The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
 // family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
@@ -259,6 +260,12 @@ async function applyChange(
   );
   await repo.releasePlaces(trx, schoolId, event.id, toRelease);
   const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
+  const hints = fullSlotHintsOf(ctx.db);
+  hints.forget(toRelease.map((d) => d.slotId));
+  hints.saw(
+    toTake.map((d) => d.slotId),
+    toTake.flatMap((d) => (taken.some((t) => t.id === d.slotId && !t.now_full) ? [] : [d.slotId])),
+  );
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
     created.length > 0 && cancelled.length > 0
@@ -335,17 +342,19 @@ async function runChange(
   let seen: repo.BookingEventRow | undefined;
   try {
     const slotIds = [...new Set(change.items.map((item) => item.slotId))];
-    // A family's booking first reads without locks: when a slot it asks for is already full (half the
-    // attempts in a rush) and nothing else stands in the way, that read is the 409's answer, and no
-    // transaction starts. Otherwise the transaction checks everything again under its locks.
-    if (!change.byAdmin && slotIds.length > 0 && !retried) {
+    // A family's booking of a slot last seen full (half the attempts in a rush) first reads without locks:
+    // when a slot it asks for is still full and nothing else stands in the way, that read carries the
+    // 409's answer, and no transaction starts. Otherwise the transaction checks everything under its locks.
+    const hints = fullSlotHintsOf(ctx.db);
+    if (!change.byAdmin && !retried && hints.anyFull(slotIds)) {
       const peeked = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
+      if (peeked) hints.saw(slotIds, peeked.fullSlots);
       if (peeked && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked))
         throw new HttpError(
           409,
           BOOKING_TEXT.slotTaken,
           undefined,
-          await lostRaceAnswer(ctx.db, peeked.event, party, change.items),
+          await lostRaceAnswer(ctx.db, peeked.event, party, change.items, peeked.lostRace),
         );
     }
     // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
@@ -357,6 +366,7 @@ async function runChange(
         const { event, family } = locked;
         seen = event;
         checkChange(party, change, locked);
+        hints.saw(slotIds, locked.fullSlots);
         if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
         return applyChange(ctx, trx, event, party, family, booker.userId, change);
       }),
@@ -377,13 +387,20 @@ async function runChange(
 
 /**
  * What a family that lost (a race or a rule) chooses again from: at a parent-teacher evening the columns
- * of the teachers it asked for and of those it has booked, with its bookings (one statement compiled
- * once); elsewhere the event's grid.
+ * of the teachers it asked for and of those it has booked, with its bookings (read already by the peek,
+ * or one statement compiled once); elsewhere the event's grid.
  */
-async function lostRaceAnswer(db: Db, event: repo.BookingEventRow, party: Party, items: ChangeItem[]) {
+async function lostRaceAnswer(
+  db: Db,
+  event: repo.BookingEventRow,
+  party: Party,
+  items: ChangeItem[],
+  read?: repo.LostRaceRows,
+) {
   if (event.group_int !== EVENT_GROUPS.parentTeacher) return partyGrid(db, event, party, undefined, 'skip');
   const slotIds = [...new Set(items.map((item) => item.slotId))];
-  const { slots, bookings: mine } = await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds);
+  const { slots, bookings: mine } =
+    read ?? (await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds));
   return {
     grid: gridView(slots, mine, [], event.timezone),
     bookings: mine.map((row) => myBookingView(row, event.timezone)),

@@ -1,0 +1,52 @@
+import { type Db, watchFreedSlots } from '../../db/database';
+
+/**
+ * The slots this process last saw full (decision 009): a hint that picks how a family's booking starts,
+ * never a rule. A booking of a slot seen full first reads without locks, and that read carries the lost
+ * race's answer (half the attempts of a rush end there, in one statement); any other goes straight to the
+ * transaction, which checks everything under its locks and answers a lost race itself. A wrong hint costs
+ * a statement, not a booking: the conditional UPDATE decides.
+ */
+export class FullSlotHints {
+  private readonly full = new Set<number>();
+
+  constructor(private readonly max = 100_000) {}
+
+  /** Whether any of the slots was last seen full. */
+  anyFull(slotIds: readonly number[]): boolean {
+    return slotIds.some((id) => this.full.has(id));
+  }
+
+  /** What a read saw of the slots asked for: those in `full` are full, the others not (or the party's own). */
+  saw(asked: readonly number[], full: readonly number[]): void {
+    for (const id of asked) this.full.delete(id);
+    for (const id of full) this.markFull(id);
+  }
+
+  markFull(slotId: number): void {
+    // Bounded: past the limit it starts again (every slot then costs one statement more until seen again).
+    if (this.full.size >= this.max) this.full.clear();
+    this.full.add(slotId);
+  }
+
+  /** Places given back: the slots may have room again. */
+  forget(slotIds: readonly number[]): void {
+    for (const id of slotIds) this.full.delete(id);
+  }
+}
+
+const hints = new WeakMap<Db, FullSlotHints>();
+
+/**
+ * The hints kept for one database (tests run several in one process, with the same slot ids), each slot
+ * forgotten when the database announces it may have room again (migration 019: places given back here
+ * or in another process, capacity raised).
+ */
+export function fullSlotHintsOf(db: Db): FullSlotHints {
+  const kept = hints.get(db);
+  if (kept) return kept;
+  const made = new FullSlotHints();
+  hints.set(db, made);
+  watchFreedSlots(db, (slotId) => made.forget([slotId]));
+  return made;
+}

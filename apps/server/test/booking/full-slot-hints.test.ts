@@ -1,0 +1,121 @@
+import { BOOKING_TEXT, type BookingConflict, type BookingPage } from '@parley/domain/booking';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { asOwner } from '../../src/db/scope';
+import { fullSlotHintsOf } from '../../src/modules/booking/full-slot-hints';
+import { expectStatus } from '../directory/directory-helpers';
+import { withDatabase } from '../global-setup';
+import { createTestApp, type TestApp } from '../test-app';
+import { book, booked, bookingPage, type Evening, evening, freeSlots } from './booking-helpers';
+
+// The slots a process last saw full (decision 009, full-slot-hints.ts) pick how a booking starts: one
+// unlocked read that carries a lost race's answer, or straight to the transaction. Either way the family
+// gets the same answer, and a hint the database has made wrong (places given back here or in another
+// process, migration 019's announcement) costs a statement, never a booking.
+
+const onPg = process.env.TEST_DB === 'pg';
+let t: TestApp;
+let e: Evening;
+/** A connection of its own to the test database: what another process of the app would change. */
+let elsewhere: pg.Client | undefined;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  e = await evening(t);
+  if (onPg) {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
+    elsewhere = new pg.Client({ connectionString: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
+    await elsewhere.connect();
+  }
+});
+afterAll(async () => {
+  await elsewhere?.end();
+  await t.close();
+});
+
+const hints = () => fullSlotHintsOf(t.db);
+const fillQuietly = (slotId: number) =>
+  asOwner(() => sql`update slots set booked_count = capacity where id = ${slotId}`.execute(t.db));
+const columns = (grid: BookingPage['grid']) =>
+  grid.map((group) => ({
+    teacherId: group.teacherId,
+    slots: group.slots.map((slot) => [slot.id, slot.free]),
+  }));
+
+async function until(condition: () => boolean, ms = 3000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
+    if (condition()) return true;
+  return condition();
+}
+
+/** The parent loses the slot: the 409's columns are the page's for the teachers in question. */
+async function expectLost(slotId: number, teacherId: number) {
+  const lost = expectStatus<BookingConflict>(
+    await book(e, e.parent.token, [{ slotId, studentId: e.children[0]?.id }]),
+    409,
+  );
+  expect(lost.message).toBe(BOOKING_TEXT.slotTaken);
+  const now = await bookingPage(e, e.parent.token, e.code);
+  const held = new Set(now.bookings.map((b) => b.teacherId));
+  const inQuestion = now.grid.filter((group) => group.teacherId === teacherId || held.has(group.teacherId));
+  expect(columns(lost.grid ?? [])).toEqual(columns(inQuestion));
+  expect(lost.bookings).toEqual(now.bookings);
+}
+
+describe('the full-slot hints', () => {
+  it('answer a lost race the same whether this process saw the slot full or not', async () => {
+    const [maths, english] = e.teachers.map((teacher) => teacher.id);
+    const grid = (await bookingPage(e, e.parent.token, e.code)).grid;
+    // Seen full: the other family's booking took the last place here.
+    const seen = freeSlots(grid, maths ?? 0)[1] ?? 0;
+    await booked(e, e.otherParent.token, [{ slotId: seen, studentId: e.otherChild.id }]);
+    expect(hints().anyFull([seen])).toBe(true);
+    await expectLost(seen, maths ?? 0);
+    // Not seen: filled behind this process's back, so the transaction finds it full, and learns it.
+    const unseen = freeSlots(grid, english ?? 0)[2] ?? 0;
+    await fillQuietly(unseen);
+    expect(hints().anyFull([unseen])).toBe(false);
+    await expectLost(unseen, english ?? 0);
+    expect(hints().anyFull([unseen])).toBe(true);
+  });
+
+  it('book a slot that was seen full and has room again', async () => {
+    const science = e.teachers[2]?.id ?? 0;
+    const slotId = freeSlots((await bookingPage(e, e.parent.token, e.code)).grid, science)[3] ?? 0;
+    hints().markFull(slotId);
+    await booked(e, e.parent.token, [{ slotId, studentId: e.children[0]?.id }]);
+  });
+
+  it('forget a slot whose place is given back in this process', async () => {
+    const english = e.teachers[1]?.id ?? 0;
+    const slotId = freeSlots((await bookingPage(e, e.parent.token, e.code)).grid, english)[5] ?? 0;
+    const made = await booked(e, e.otherParent.token, [{ slotId, studentId: e.otherChild.id }]);
+    expect(hints().anyFull([slotId])).toBe(true);
+    await e.http.post(`events/remove-booking?eventId=${e.eventId}`, e.otherParent.token, {
+      bookingId: made.created[0],
+    });
+    expect(hints().anyFull([slotId])).toBe(false);
+  });
+
+  it.runIf(onPg)('forget a slot another process frees, once the database announces it', async () => {
+    const art = e.teachers[3]?.id ?? 0;
+    const [announced, quiet] = freeSlots((await bookingPage(e, e.parent.token, e.code)).grid, art);
+    const free = (slotId: number) =>
+      elsewhere?.query('update slots set booked_count = 0 where id = $1', [slotId]);
+    await fillQuietly(announced ?? 0);
+    hints().markFull(announced ?? 0);
+    await free(announced ?? 0);
+    expect(await until(() => !hints().anyFull([announced ?? 0]))).toBe(true);
+    // The negative control: unannounced, the hint stays.
+    await asOwner(() => sql`alter table slots disable trigger slots_freed`.execute(t.db));
+    try {
+      await fillQuietly(quiet ?? 0);
+      hints().markFull(quiet ?? 0);
+      await free(quiet ?? 0);
+      expect(await until(() => !hints().anyFull([quiet ?? 0]), 500)).toBe(false);
+    } finally {
+      await asOwner(() => sql`alter table slots enable trigger slots_freed`.execute(t.db));
+    }
+  });
+});
