@@ -124,7 +124,9 @@ export const benchConfig = (logLevel = 'silent') =>
 /** The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port. */
 export async function listenApp(databaseUrl: string, logLevel: string) {
   const config = benchConfig(logLevel);
-  const db = openDatabase({ databaseUrl });
+  // BENCH_POOL_SIZE: the app's connections to PostgreSQL (DATABASE_POOL_SIZE; its default otherwise).
+  const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+  const db = openDatabase({ databaseUrl, ...(poolSize && { poolSize }) });
   const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
   const port = await listenOn(app);
   return {

@@ -8,11 +8,12 @@
 // PostgreSQL CPU per attempt.
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app and the bare endpoint each run in a child process of this script (the load generator
-// stays here), both with a pool of 20; the app runs as main.ts runs it (logger at LOG_LEVEL, default info,
-// written to /dev/null here). Knobs: BENCH_CONNECTIONS (concurrent clients, 50), BENCH_ROUNDS (measured
-// rushes per side, 3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (count the SQL statements per request),
-// BENCH_CPU_PROF=<dir> (a V8 CPU profile of the app server, for chrome://inspect or speedscope),
-// BENCH_KEEP_DB=1 (keep the database for EXPLAIN afterwards).
+// stays here), the bare endpoint with a pool of 20 and the app with its own (decision 027); the app runs as
+// main.ts runs it (logger at LOG_LEVEL, default info, written to /dev/null here). Knobs: BENCH_CONNECTIONS
+// (concurrent clients, 50), BENCH_ROUNDS (measured rushes per side, 3), BENCH_LOG_LEVEL (info),
+// BENCH_PROFILE=1 (count the SQL statements per request), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the
+// app server, for chrome://inspect or speedscope), BENCH_KEEP_DB=1 (keep the database for EXPLAIN
+// afterwards), BENCH_POOL_SIZE (the app's connections to PostgreSQL, its default otherwise).
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
