@@ -37,9 +37,10 @@ import { fullSlotHintsOf } from './full-slot-hints';
 // family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
 // and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
 // overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
-// constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking
-// first reads without locks: when a slot it asks for is already full, that read and one of the columns in
-// question are its 409, and no transaction starts. The hot statements are compiled once (booking.repository.ts).
+// constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking of a
+// slot this process last saw full (full-slot-hints.ts) first reads without locks: when the slot is still
+// full, that one read, which carries the columns in question, is its 409, and no transaction starts. The
+// hot statements are compiled once (booking.repository.ts).
 
 /** A rule the database reported (23P01 exclusion, 23514 check) as the family's 409. */
 function constraintConflict(error: unknown): HttpError | null {
