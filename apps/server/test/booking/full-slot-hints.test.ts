@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { asOwner } from '../../src/db/scope';
 import { fullSlotHintsOf } from '../../src/modules/booking/full-slot-hints';
 import { expectStatus } from '../directory/directory-helpers';
+import { waitFor } from '../faults/fault-support';
 import { withDatabase } from '../global-setup';
 import { createTestApp, type TestApp } from '../test-app';
 import { book, booked, bookingPage, type Evening, evening, freeSlots } from './booking-helpers';
@@ -42,12 +43,6 @@ const columns = (grid: BookingPage['grid']) =>
     teacherId: group.teacherId,
     slots: group.slots.map((slot) => [slot.id, slot.free]),
   }));
-
-async function until(condition: () => boolean, ms = 3000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
-    if (condition()) return true;
-  return condition();
-}
 
 /** The parent loses the slot: the 409's columns are the page's for the teachers in question. */
 async function expectLost(slotId: number, teacherId: number) {
@@ -106,14 +101,15 @@ describe('the full-slot hints', () => {
     await fillQuietly(announced ?? 0);
     hints().markFull(announced ?? 0);
     await free(announced ?? 0);
-    expect(await until(() => !hints().anyFull([announced ?? 0]))).toBe(true);
+    await waitFor('the announcement', () => !hints().anyFull([announced ?? 0]), 3000, 20);
     // The negative control: unannounced, the hint stays.
     await asOwner(() => sql`alter table slots disable trigger slots_freed`.execute(t.db));
     try {
       await fillQuietly(quiet ?? 0);
       hints().markFull(quiet ?? 0);
       await free(quiet ?? 0);
-      expect(await until(() => !hints().anyFull([quiet ?? 0]), 500)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hints().anyFull([quiet ?? 0])).toBe(true);
     } finally {
       await asOwner(() => sql`alter table slots enable trigger slots_freed`.execute(t.db));
     }

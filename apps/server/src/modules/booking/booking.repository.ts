@@ -414,9 +414,10 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
 
 // A lost race's answer, two JSON arrays in a statement's select list (its own, or the peek's), compiled once
 // per kind of party: the columns of the teachers of the slots asked for and of those the party has booked
-// (gridSlots with `{ ofSlots, also }`), and the party's live bookings. The teachers in question (one to a few) are a table the slots are
-// joined to, so the generic plan reads only their slots through (event, teacher, start) (migration 017); as
-// a filter (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows.
+// (gridSlots with `{ ofSlots, also }`), and the party's live bookings. The teachers in question (one to a
+// few) are a table the slots are joined to, so the generic plan reads only their slots through (event,
+// teacher, start) (migration 017); as a filter (`teacher_id = any(array(…))`) it read every slot of the
+// evening, a few dozen times the rows.
 function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: PartyAndSlots) {
   const party =
     kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };

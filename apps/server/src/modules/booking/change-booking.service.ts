@@ -261,11 +261,14 @@ async function applyChange(
   );
   await repo.releasePlaces(trx, schoolId, event.id, toRelease);
   const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
+  // Full now: every slot asked for but those the UPDATE left with room (one it skipped had none).
   const hints = fullSlotHintsOf(ctx.db);
+  const roomLeft = new Set(taken.flatMap((slot) => (slot.now_full ? [] : [slot.id])));
+  const takenFrom = toTake.map((d) => d.slotId);
   hints.forget(toRelease.map((d) => d.slotId));
   hints.saw(
-    toTake.map((d) => d.slotId),
-    toTake.flatMap((d) => (taken.some((t) => t.id === d.slotId && !t.now_full) ? [] : [d.slotId])),
+    takenFrom,
+    takenFrom.filter((id) => !roomLeft.has(id)),
   );
   if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =

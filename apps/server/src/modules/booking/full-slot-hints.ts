@@ -1,4 +1,5 @@
-import { type Db, watchFreedSlots } from '../../db/database';
+import { watchFreedSlots } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 
 /**
  * The slots this process last saw full (decision 009): a hint that picks how a family's booking starts,
@@ -35,18 +36,12 @@ export class FullSlotHints {
   }
 }
 
-const hints = new WeakMap<Db, FullSlotHints>();
-
 /**
- * The hints kept for one database (tests run several in one process, with the same slot ids), each slot
- * forgotten when the database announces it may have room again (migration 019: places given back here
- * or in another process, capacity raised).
+ * The hints kept for one database, each slot forgotten when the database announces it may have room again
+ * (migration 019: places given back here or in another process, capacity raised).
  */
-export function fullSlotHintsOf(db: Db): FullSlotHints {
-  const kept = hints.get(db);
-  if (kept) return kept;
-  const made = new FullSlotHints();
-  hints.set(db, made);
-  watchFreedSlots(db, (slotId) => made.forget([slotId]));
-  return made;
-}
+export const fullSlotHintsOf = perDatabase((db) => {
+  const hints = new FullSlotHints();
+  watchFreedSlots(db, (slotId) => hints.forget([slotId]));
+  return hints;
+});

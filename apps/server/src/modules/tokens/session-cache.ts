@@ -1,5 +1,6 @@
 import type { Role } from '@parley/domain/roles';
-import { type Db, watchSessions } from '../../db/database';
+import { watchSessions } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 
 // Every API request starts by finding its caller's session. Each process keeps the sessions it has found
 // (decision 029), and forgets a user's as soon as the database announces a change to them (migration 018:
@@ -76,17 +77,12 @@ export class SessionCache {
   }
 }
 
-const caches = new WeakMap<Db, SessionCache>();
-
 /** The database's session cache, listening from its first use. */
-export function sessionCacheOf(db: Db): SessionCache {
-  const kept = caches.get(db);
-  if (kept) return kept;
+export const sessionCacheOf = perDatabase((db) => {
   const cache = new SessionCache();
-  caches.set(db, cache);
   watchSessions(db, {
     changed: (userId) => cache.changed(userId),
     hearing: (all) => cache.setHearing(all),
   });
   return cache;
-}
+});
