@@ -103,7 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     options.reportError ?? appErrorReporter(config, metrics, (message) => app.log.warn(message));
   registerErrorHandling(app, reportError);
   registerMetrics(app, metrics);
-  registerAuth(app);
+  registerAuth(app, db);
   registerInputHygiene(app);
   const { databaseReady } = options;
   if (databaseReady) {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import { enterRequest, narrowToSchool } from '../db/scope';
 import { forbidden, unauthorized } from '../lib/http-error';
-import { findSession } from '../modules/tokens/tokens.repository';
+import { findSession, sessionTouchesOf } from '../modules/tokens/tokens.repository';
 import { PUBLIC_ROUTES } from './public-routes';
 
 export type Session = { userId: number; schoolId: number; roles: Role[]; token: string };
@@ -36,8 +36,12 @@ export function authHook(authenticate: (request: FastifyRequest) => Promise<{ sc
   return Object.assign(hook, { [AUTHENTICATES]: true });
 }
 
-export function registerAuth(app: FastifyInstance): void {
+export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('session', null);
+  // Sessions marked active in the last second are written before the database goes.
+  const touches = sessionTouchesOf(db);
+  touches.reportTo(app.log);
+  app.addHook('onClose', () => touches.flush());
   // Each request runs in its own database scope: every school until its authentication narrows it to the
   // caller's (db/scope.ts, decision 016).
   app.addHook('onRequest', (_request, _reply, done) => enterRequest(done));

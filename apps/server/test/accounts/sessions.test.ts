@@ -2,7 +2,9 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { SessionItem } from '@parley/domain/sessions';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionTouchesOf } from '../../src/modules/tokens/tokens.repository';
 import { bearer, invite, PASSWORD, registeredSchool, uniqueIp } from '../factories';
+import { waitFor } from '../faults/fault-support';
 import { createTestApp, type TestApp } from '../test-app';
 import { post } from './two-factor-helpers';
 
@@ -83,7 +85,7 @@ describe('signed-in sessions: list, end one, end the others', () => {
     expect(theirs.map((item) => item.id)).not.toContain(mine?.id);
   });
 
-  it('records activity at most once a minute, and shows it as last active', async () => {
+  it('records activity at most once a minute, after the answer, and shows it as last active', async () => {
     const admin = await registeredSchool(t.app, t.db);
     const token = await signIn(admin.email, FIREFOX);
     const lastUsed = () =>
@@ -95,6 +97,13 @@ describe('signed-in sessions: list, end one, end the others', () => {
         .executeTakeFirstOrThrow();
     expect((await lastUsed()).last_used_at).toBeNull();
     await data(token);
+    // Written a second after the answer, with the other sessions used meanwhile (one statement).
+    await waitFor(
+      'the session marked active',
+      async () => (await lastUsed()).last_used_at !== null,
+      5_000,
+      100,
+    );
     const first = (await lastUsed()).last_used_at;
     expect(first).toBeInstanceOf(Date);
     // An hour-old mark (as if the session had been idle): the next request in this process within the
@@ -106,6 +115,7 @@ describe('signed-in sessions: list, end one, end the others', () => {
       .where('user_agent', '=', FIREFOX)
       .execute();
     await data(token);
+    await sessionTouchesOf(t.db).flush();
     const stale = (await lastUsed()).last_used_at as Date;
     expect(Date.now() - stale.getTime()).toBeGreaterThan(50 * 60_000);
     const item = (await list(token)).find((session) => session.current);

@@ -3,12 +3,14 @@ import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 import { idInSchool } from '../../db/same-school';
 import type { TokenKind } from '../../db/schema';
-import { asAnyApp, asSchool } from '../../db/scope';
+import { asAnyApp, asSystem } from '../../db/scope';
 import type { SessionClient } from '../../lib/session-client';
 import { hashToken, newToken } from '../../lib/tokens';
 import { sessionCacheOf } from './session-cache';
+import { SessionTouches } from './session-touches';
 
 /** Issues a token of a kind and returns the raw value (only its hash is kept). */
 export async function issueToken(
@@ -145,34 +147,33 @@ export async function findSession(db: Db, token: string) {
     return row && { ...row, roles: sortRoles(row.roles) };
   });
   if (!found) return undefined;
-  // In the school the request is about to narrow to, so the connection is already there for it.
-  await asSchool(found.schoolId, () => touchSession(db, tokenHash));
+  sessionTouchesOf(db).touch(tokenHash);
   return { userId: found.userId, schoolId: found.schoolId, roles: [...found.roles] };
 }
 
-// When this process last wrote a session's last_used_at: "last active" needs minutes, not every request,
-// so a session costs one UPDATE a minute per process and the session lookup stays one read.
-const TOUCH_EVERY_MS = 60_000;
-const touchedAt = new Map<string, number>();
+/** Each process's marks of sessions used, written a second later in one statement (session-touches.ts). */
+export const sessionTouchesOf = perDatabase(
+  (db: Db) => new SessionTouches((tokenHashes) => touchSessions(db, tokenHashes)),
+);
 
-async function touchSession(db: Db, tokenHash: string): Promise<void> {
-  const now = Date.now();
-  if (now - (touchedAt.get(tokenHash) ?? 0) < TOUCH_EVERY_MS) return;
-  if (touchedAt.size >= 10_000)
-    for (const [hash, at] of touchedAt) if (now - at >= TOUCH_EVERY_MS) touchedAt.delete(hash);
-  touchedAt.set(tokenHash, now);
-  // Conditional: several processes serving one session still write it about once a minute.
-  await db
-    .updateTable('auth_tokens')
-    .set({ last_used_at: sql`now()` })
-    .where('token_hash', '=', tokenHash)
-    .where((eb) =>
-      eb.or([
-        eb('last_used_at', 'is', null),
-        eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
-      ]),
-    )
-    .execute();
+/**
+ * Marks sessions as used now (session-touches.ts gathers them), across schools. Conditional: several
+ * processes serving one session still write it about once a minute.
+ */
+async function touchSessions(db: Db, tokenHashes: string[]): Promise<void> {
+  await asSystem(() =>
+    db
+      .updateTable('auth_tokens')
+      .set({ last_used_at: sql`now()` })
+      .where('token_hash', '=', sql<string>`any(${tokenHashes}::text[])`)
+      .where((eb) =>
+        eb.or([
+          eb('last_used_at', 'is', null),
+          eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+        ]),
+      )
+      .execute(),
+  );
 }
 
 /** One's live sessions, the latest active first; `current` marks the one making the request. */

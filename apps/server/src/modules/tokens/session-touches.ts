@@ -1,0 +1,56 @@
+import type { BackgroundLog } from '../../lib/background';
+
+// "Last active" in the sessions list needs minutes, not every request. Each process marks a session at most
+// once a minute, and writes the marks gathered over a second in one UPDATE after the answers have gone: a
+// request never waits on a write, and a rush of families signing in costs one statement a second, not one
+// per family (issue 14).
+
+const TOUCH_EVERY_MS = 60_000;
+const WRITE_AFTER_MS = 1_000;
+/** Sessions remembered as marked (the oldest go first) and marks waiting: a bound on what a process keeps. */
+const MAX_KEPT = 10_000;
+
+export class SessionTouches {
+  readonly #touchedAt = new Map<string, number>();
+  readonly #due = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #log: BackgroundLog = { error: (details, message) => console.error(message, details) };
+
+  constructor(private readonly write: (tokenHashes: string[]) => Promise<void>) {}
+
+  /** Where a failed write is reported (the app's logger). */
+  reportTo(log: BackgroundLog): void {
+    this.#log = log;
+  }
+
+  /** A request of this session arrived: marked within the second, unless this process did so this minute. */
+  touch(tokenHash: string, now = Date.now()): void {
+    if (now - (this.#touchedAt.get(tokenHash) ?? Number.NEGATIVE_INFINITY) < TOUCH_EVERY_MS) return;
+    // As many marks waiting as a process keeps: this one is left to the session's next request.
+    if (this.#due.size >= MAX_KEPT) return;
+    this.#touchedAt.delete(tokenHash);
+    if (this.#touchedAt.size >= MAX_KEPT) {
+      const oldest = this.#touchedAt.keys().next().value;
+      if (oldest !== undefined) this.#touchedAt.delete(oldest);
+    }
+    this.#touchedAt.set(tokenHash, now);
+    this.#due.add(tokenHash);
+    this.#timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+  }
+
+  /** Writes the marks waiting now (the timer's work; the app's close and tests call it too). */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#due.size === 0) return;
+    const hashes = [...this.#due];
+    this.#due.clear();
+    try {
+      await this.write(hashes);
+    } catch (error) {
+      // A mark is not worth a retry loop: the session's next request after the minute marks it again.
+      for (const hash of hashes) this.#touchedAt.delete(hash);
+      this.#log.error({ err: error }, 'marking sessions as active failed');
+    }
+  }
+}
