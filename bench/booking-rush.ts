@@ -6,6 +6,8 @@
 //
 // Goals (issue 14): 0 double bookings, 0 5xx, p99 under 150 ms, at most 1.0 ms of server CPU and 1.0 ms of
 // PostgreSQL CPU per attempt.
+// Beside the figures it prints the app's CPU per attempt in units of the bare endpoint's from the same run,
+// which the host's speed does not move (decision 009, session 15).
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app and the bare endpoint each run in a child process of this script (the load generator
 // stays here), the bare endpoint with a pool of 20 and the app with its own (decision 027); the app runs as
@@ -60,6 +62,8 @@ const POOL = { max: 20, options: '-c lock_timeout=3000 -c statement_timeout=1000
 // Issue 14: the earlier goal (half a bare endpoint that sends one UPDATE) compared unlike work and is
 // withdrawn; the bare endpoint stays as a yardstick. What a booking attempt may cost, on 2 CPUs:
 const GOAL = { p99Ms: 150, serverCpuMs: 1.0, postgresCpuMs: 1.0 };
+/** The same goal in units of the bare endpoint's CPU per attempt (0.26 + 0.33 ms where it was set). */
+const BARE_UNITS_GOAL = { serverCpu: (1.0 / 0.26).toFixed(1), postgresCpu: (1.0 / 0.33).toFixed(1) };
 const BARE_UPDATE =
   'UPDATE bare_slots SET booked_count = booked_count + 1 WHERE id = $1 AND booked_count < capacity RETURNING id';
 
@@ -492,6 +496,17 @@ function costLine(name: string, side: Side): string {
   return `  ${name} per attempt: CPU ${per(cost.serverCpu)} ms server + ${per(cost.postgresCpu)} ms PostgreSQL + ${per(cost.clientCpu)} ms load generator${queries}`;
 }
 
+/**
+ * The app's CPU per attempt in units of the bare endpoint's, measured in the same run: the host's speed
+ * (which varies threefold between sessions) cancels out. The issue's goal, on the host it was set on (the
+ * bare endpoint at 0.26 + 0.33 ms), is 3.8× in the server and 3.0× in PostgreSQL (decision 009).
+ */
+function ratioLine(app: Side, bare: Side): string {
+  const ratio = (key: 'serverCpu' | 'postgresCpu') =>
+    (app.cost[key] / app.attempts / (bare.cost[key] / bare.attempts)).toFixed(1);
+  return `  app ÷ bare per attempt: CPU ${ratio('serverCpu')}× server, ${ratio('postgresCpu')}× PostgreSQL (the issue's goal on its host: ${BARE_UNITS_GOAL.serverCpu}×, ${BARE_UNITS_GOAL.postgresCpu}×)`;
+}
+
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
 
 async function main(): Promise<void> {
@@ -542,6 +557,7 @@ async function main(): Promise<void> {
     console.log(`app/bare throughput ${ratio.toFixed(2)}`);
     console.log(costLine('app', sides.app));
     console.log(costLine('bare', sides.bare));
+    console.log(ratioLine(sides.app, sides.bare));
     if (sides.app.noGrid > 0) sides.app.problems.push(`${sides.app.noGrid} app 409s without the fresh grid`);
     const serverCpu = sides.app.cost.serverCpu / sides.app.attempts;
     const postgresCpu = sides.app.cost.postgresCpu / sides.app.attempts;
