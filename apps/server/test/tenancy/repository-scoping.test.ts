@@ -745,6 +745,9 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       revokeTokens: { noSchool: byUser },
       revokeAccessToken: { noSchool: 'by the token itself, which names its school' },
       findSession: { noSchool: 'by the token itself, before the school is known (parley_session)' },
+      sessionTouchesOf: {
+        noSchool: "the process's marks of sessions used, written by the tokens themselves",
+      },
       revokeOtherAccessTokens: { noSchool: byUser },
     },
   ],
