@@ -71,4 +71,20 @@ describe('the marks of sessions used', () => {
     await touches.flush();
     expect(write.mock.calls[2]?.[0]).toEqual(['s0']);
   });
+
+  it('waits for a write already under way, so the app closes after it', async () => {
+    let finish = () => {};
+    const write = vi.fn((_hashes: string[]) => new Promise<void>((resolve) => (finish = resolve)));
+    const touches = new SessionTouches(write);
+    touches.touch('a', 0);
+    const first = touches.flush();
+    let closed = false;
+    const closing = touches.flush().then(() => (closed = true));
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    finish();
+    await Promise.all([first, closing]);
+    expect(closed).toBe(true);
+    expect(write).toHaveBeenCalledTimes(1);
+  });
 });

@@ -14,6 +14,8 @@ export class SessionTouches {
   readonly #touchedAt = new Map<string, number>();
   readonly #due = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
+  /** The writes in flight, one after another: a flush waits for those begun before it. */
+  #writing: Promise<void> = Promise.resolve();
   #log: BackgroundLog = { error: (details, message) => console.error(message, details) };
 
   constructor(private readonly write: (tokenHashes: string[]) => Promise<void>) {}
@@ -38,13 +40,22 @@ export class SessionTouches {
     this.#timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
   }
 
-  /** Writes the marks waiting now (the timer's work; the app's close and tests call it too). */
-  async flush(): Promise<void> {
+  /**
+   * Writes the marks waiting now, and returns once they and any write already under way are done (the
+   * timer's work; the app's close and tests call it too, so nothing is still writing when the database goes).
+   */
+  flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#due.size === 0) return;
-    const hashes = [...this.#due];
-    this.#due.clear();
+    if (this.#due.size > 0) {
+      const hashes = [...this.#due];
+      this.#due.clear();
+      this.#writing = this.#writing.then(() => this.#write(hashes));
+    }
+    return this.#writing;
+  }
+
+  async #write(hashes: string[]): Promise<void> {
     try {
       await this.write(hashes);
     } catch (error) {
