@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Db, openDatabase, pgliteDatabase, pgliteOptions } from '../src/db/database';
@@ -44,4 +45,16 @@ export async function createTestDb(): Promise<TestDb> {
   const pglite = await (await template).clone();
   const db = pgliteDatabase(pglite);
   return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+/**
+ * On PostgreSQL, a connection of its own to a test database, as its owner: what another process of the app
+ * would change. Undefined on PGlite (one process, one connection).
+ */
+export async function connectElsewhere(db: Db): Promise<pg.Client | undefined> {
+  if (process.env.TEST_DB !== 'pg') return undefined;
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+  const client = new pg.Client({ connectionString: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
+  await client.connect();
+  return client;
 }

@@ -79,9 +79,15 @@ export const SESSION_CHANNEL = 'parley_sessions';
 /** The channel on which the database announces a slot that may have room again (migration 019). */
 export const SLOT_CHANNEL = 'parley_slots';
 
-/** What hears the session announcements: each user id, and whether every process's changes are being heard. */
-export type SessionWatch = {
-  changed(userId: number): void;
+/** The channel on which the database announces an event whose slots' labels changed, 0 for all (migration 020). */
+export const SLOT_LABEL_CHANNEL = 'parley_slot_labels';
+
+const CHANNELS = [SESSION_CHANNEL, SLOT_CHANNEL, SLOT_LABEL_CHANNEL] as const;
+type Channel = (typeof CHANNELS)[number];
+
+/** What hears a channel's announcements: each id, and whether every process's changes are being heard. */
+export type AnnouncementWatch = {
+  changed(id: number): void;
   hearing(all: boolean): void;
 };
 
@@ -95,14 +101,19 @@ const announcementsOf = new WeakMap<Db, Announcements>();
  * Hears the database's session announcements for as long as the database is open. PGlite (one connection
  * in one process) announces nothing: its watch never hears.
  */
-export const watchSessions = (db: Db, watch: SessionWatch): void => announcementsOf.get(db)?.watch(watch);
+export const watchSessions = (db: Db, watch: AnnouncementWatch): void =>
+  announcementsOf.get(db)?.watch(SESSION_CHANNEL, watch);
 
 /** Hears each slot the database says may have room again (a hint's end: nothing depends on hearing it). */
 export const watchFreedSlots = (db: Db, freed: (slotId: number) => void): void =>
-  announcementsOf.get(db)?.watchSlots(freed);
+  announcementsOf.get(db)?.watch(SLOT_CHANNEL, { changed: freed, hearing: () => {} });
+
+/** Hears each event whose slots' labels changed (0: every event's), like watchSessions. */
+export const watchSlotLabels = (db: Db, watch: AnnouncementWatch): void =>
+  announcementsOf.get(db)?.watch(SLOT_LABEL_CHANNEL, watch);
 
 const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
-const LISTEN = `listen ${SESSION_CHANNEL}; listen ${SLOT_CHANNEL}`;
+const LISTEN = CHANNELS.map((channel) => `listen ${channel}`).join('; ');
 
 /**
  * The announcements of a PostgreSQL database. Every pooled connection listens, so a change this process
@@ -112,13 +123,12 @@ const LISTEN = `listen ${SESSION_CHANNEL}; listen ${SLOT_CHANNEL}`;
  * reconnects with a growing pause.
  */
 function announcements(connectionString: string, pool: pg.Pool) {
-  const watches = new Set<SessionWatch>();
-  const slotWatches = new Set<(slotId: number) => void>();
+  const watches = new Map<Channel, Set<AnnouncementWatch>>(CHANNELS.map((channel) => [channel, new Set()]));
+  const everyWatch = () => [...watches.values()].flatMap((set) => [...set]);
   const announce = (message: pg.Notification) => {
     const id = Number(message.payload);
     if (!Number.isInteger(id)) return;
-    if (message.channel === SESSION_CHANNEL) for (const watch of watches) watch.changed(id);
-    if (message.channel === SLOT_CHANNEL) for (const freed of slotWatches) freed(id);
+    for (const watch of watches.get(message.channel as Channel) ?? []) watch.changed(id);
   };
   pool.on('connect', (client) => {
     client.on('notification', announce);
@@ -131,7 +141,7 @@ function announcements(connectionString: string, pool: pg.Pool) {
   let retry: NodeJS.Timeout | undefined;
   const setHearing = (value: boolean) => {
     hearing = value;
-    for (const watch of watches) watch.hearing(value);
+    for (const watch of everyWatch()) watch.hearing(value);
   };
   const listen = async () => {
     if (closed || listener) return;
@@ -178,14 +188,10 @@ function announcements(connectionString: string, pool: pg.Pool) {
     return end();
   }) as typeof pool.end;
   return {
-    watch(watch: SessionWatch) {
-      watches.add(watch);
+    watch(channel: Channel, watch: AnnouncementWatch) {
+      watches.get(channel)?.add(watch);
       if (hearing) watch.hearing(true);
       else void listen();
-    },
-    watchSlots(freed: (slotId: number) => void) {
-      slotWatches.add(freed);
-      void listen();
     },
   };
 }

@@ -18,6 +18,7 @@ import * as schoolWallOrder from './migrations/016-school-wall-order';
 import * as slotsByTeacher from './migrations/017-slots-by-teacher';
 import * as sessionChanges from './migrations/018-session-changes';
 import * as slotFreed from './migrations/019-slot-freed';
+import * as slotLabels from './migrations/020-slot-labels';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017-slots-by-teacher': slotsByTeacher,
   '018-session-changes': sessionChanges,
   '019-slot-freed': slotFreed,
+  '020-slot-labels': slotLabels,
 };
 
 const migratorOf = (

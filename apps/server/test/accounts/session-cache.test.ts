@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENER } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
 import { sessionCacheOf } from '../../src/modules/tokens/session-cache';
 import { bearer, registeredSchool } from '../factories';
-import { withDatabase } from '../global-setup';
 import { createTestApp, type TestApp } from '../test-app';
+import { connectElsewhere } from '../test-db';
 
 // The sessions a process keeps (decision 029, migration 018): on PostgreSQL each process keeps what it has
 // looked up and forgets a user's sessions when the database announces a change to them, from this process
@@ -20,10 +20,8 @@ let elsewhere: pg.Client | undefined;
 
 beforeAll(async () => {
   t = await createTestApp();
+  elsewhere = await connectElsewhere(t.db);
   if (onPg) {
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
-    elsewhere = new pg.Client({ connectionString: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
-    await elsewhere.connect();
     // Sessions are kept once the process hears the announcements (it starts listening at its first lookup).
     await until(() => sessionCacheOf(t.db).hearing);
   }

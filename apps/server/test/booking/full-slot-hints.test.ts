@@ -1,13 +1,13 @@
 import { BOOKING_TEXT, type BookingConflict, type BookingPage } from '@parley/domain/booking';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asOwner } from '../../src/db/scope';
 import { fullSlotHintsOf } from '../../src/modules/booking/full-slot-hints';
 import { expectStatus } from '../directory/directory-helpers';
 import { waitFor } from '../faults/fault-support';
-import { withDatabase } from '../global-setup';
 import { createTestApp, type TestApp } from '../test-app';
+import { connectElsewhere } from '../test-db';
 import { book, booked, bookingPage, type Evening, evening, freeSlots } from './booking-helpers';
 
 // The slots a process last saw full (decision 009, full-slot-hints.ts) pick how a booking starts: one
@@ -24,11 +24,7 @@ let elsewhere: pg.Client | undefined;
 beforeAll(async () => {
   t = await createTestApp();
   e = await evening(t);
-  if (onPg) {
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
-    elsewhere = new pg.Client({ connectionString: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
-    await elsewhere.connect();
-  }
+  elsewhere = await connectElsewhere(t.db);
 });
 afterAll(async () => {
   await elsewhere?.end();

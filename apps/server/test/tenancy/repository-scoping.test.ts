@@ -228,6 +228,9 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
             also: [o.otherSlot.teacher_id ?? 0],
           }),
       },
+      slotLabels: {
+        read: ({ db, s, o }) => booking.slotLabels(db, s.schoolId, o.eventId),
+      },
       lostRaceColumns: {
         read: ({ db, s, o }) =>
           booking.lostRaceColumns(db, s.schoolId, o.eventId, parentOf(o), [o.slotId, o.freeSlotId]),

@@ -1,4 +1,4 @@
-import { type AliasedRawBuilder, type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import type { BookingStatus } from '../../db/schema';
@@ -165,8 +165,8 @@ export async function peekEventAndParty(
 ) {
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
   if (!row) return undefined;
-  const { slots, bookings, ...locked } = row;
-  return { ...splitLocked(locked), lostRace: lostRaceRows({ slots, bookings }) };
+  const { places, bookings, ...locked } = row;
+  return { ...splitLocked(locked), lostRace: lostRaceRows({ places, bookings }) };
 }
 
 /**
@@ -344,46 +344,56 @@ export async function eventTeachers(db: Db, schoolId: number, eventId: number) {
 }
 
 export type GridSlotRow = Awaited<ReturnType<typeof gridSlots>>[number];
+export type SlotLabelRow = Awaited<ReturnType<typeof slotLabels>>[number];
 
 /** Which teachers' columns: by id, or those of some slots (plus others by id); all when absent. */
 export type GridTeachers = number[] | { ofSlots: number[]; also?: number[] };
 
-/** An event's slots with where they are; with `teachers`, a table of teacher ids, only theirs. */
-function gridSlotsQuery(
-  db: Db,
-  schoolId: number,
-  eventId: number,
-  teachers?: AliasedRawBuilder<{ teacher_id: number }, 'tt'>,
-) {
-  const slots = db.selectFrom('slots as sl');
+/** An event's slots with what labels them (who, when, where), in the grid's order. */
+function slotLabelsQuery(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('slots as sl')
+    .innerJoin('sections as s', 's.id', 'sl.section_id')
+    .leftJoin('section_teachers as st', (join) =>
+      join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
+    )
+    .leftJoin('users as t', 't.id', 'sl.teacher_id')
+    .select([
+      'sl.id',
+      'sl.section_id',
+      'sl.teacher_id',
+      sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
+      'sl.starts_at',
+      'sl.ends_at',
+      sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
+      's.starts_at as section_starts_at',
+    ])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .orderBy('s.starts_at')
+    .orderBy('sl.section_id')
+    .orderBy('teacher_name')
+    .orderBy('sl.teacher_id')
+    .orderBy('sl.starts_at');
+}
+
+/**
+ * What labels an event's slots (or some of them), in the grid's order, whatever their time: what each
+ * process keeps for a lost race's answer (slot-labels.ts).
+ */
+export function slotLabels(db: Db, schoolId: number, eventId: number, slotIds?: number[]) {
+  return slotLabelsQuery(db, schoolId, eventId)
+    .$if(slotIds !== undefined, (qb) => qb.where(sql<boolean>`sl.id = any(${slotIds ?? []}::int[])`))
+    .execute();
+}
+
+/** An event's slots with their places and where they are. */
+function gridSlotsQuery(db: Db, schoolId: number, eventId: number) {
   return (
-    (teachers ? slots.innerJoin(teachers, 'tt.teacher_id', 'sl.teacher_id') : slots)
-      .innerJoin('sections as s', 's.id', 'sl.section_id')
-      .leftJoin('section_teachers as st', (join) =>
-        join.onRef('st.section_id', '=', 'sl.section_id').onRef('st.teacher_id', '=', 'sl.teacher_id'),
-      )
-      .leftJoin('users as t', 't.id', 'sl.teacher_id')
-      .select([
-        'sl.id',
-        'sl.section_id',
-        'sl.teacher_id',
-        sql<string | null>`case when t.id is null then null else ${fullName('t')} end`.as('teacher_name'),
-        'sl.starts_at',
-        'sl.ends_at',
-        'sl.capacity',
-        'sl.booked_count',
-        sql<string | null>`coalesce(sl.location, st.location, s.location)`.as('location'),
-        's.starts_at as section_starts_at',
-      ])
-      .where('sl.school_id', '=', schoolId)
-      .where('sl.event_id', '=', eventId)
+    slotLabelsQuery(db, schoolId, eventId)
+      .select(['sl.capacity', 'sl.booked_count'])
       // A family never sees, nor books, a time that has passed.
       .where('sl.starts_at', '>', sql<Date>`now()`)
-      .orderBy('s.starts_at')
-      .orderBy('sl.section_id')
-      .orderBy('teacher_name')
-      .orderBy('sl.teacher_id')
-      .orderBy('sl.starts_at')
   );
 }
 
@@ -413,11 +423,12 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
 }
 
 // A lost race's answer, two JSON arrays in a statement's select list (its own, or the peek's), compiled once
-// per kind of party: the columns of the teachers of the slots asked for and of those the party has booked
-// (gridSlots with `{ ofSlots, also }`), and the party's live bookings. The teachers in question (one to a
-// few) are a table the slots are joined to, so the generic plan reads only their slots through (event,
-// teacher, start) (migration 017); as a filter (`teacher_id = any(array(…))`) it read every slot of the
-// evening, a few dozen times the rows.
+// per kind of party: the places left in the columns of the teachers of the slots asked for and of those the
+// party has booked, and the party's live bookings. What labels those slots (names, times, where) changes
+// only with the event's sections, so each process keeps it (slot-labels.ts) and the statement reads no join
+// for it. The teachers in question (one to a few) are a table the slots are joined to, so the generic plan
+// reads only their slots through (event, teacher, start) (migration 017); as a filter
+// (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows.
 function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: PartyAndSlots) {
   const party =
     kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
@@ -426,10 +437,17 @@ function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: Par
   }>`(select of.teacher_id from slots of where of.id ${inAsked(asked)}
     union select b.teacher_id from bookings b where b.event_id = ${eventId}
       and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId})`;
-  const columns = gridSlotsQuery(db, schoolId, eventId, teachers.as('tt'));
+  const places = db
+    .selectFrom('slots as sl')
+    .innerJoin(teachers.as('tt'), 'tt.teacher_id', 'sl.teacher_id')
+    .select(['sl.id', 'sl.capacity', 'sl.booked_count'])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .where('sl.starts_at', '>', sql<Date>`now()`);
   const mine = partyBookingsQuery(db, schoolId, eventId, party, {});
   return [
-    sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${columns}) x)`.as('slots'),
+    sql<Array<[number, number, number]>>`(select coalesce(json_agg(json_build_array(x.id, x.capacity,
+      x.booked_count)), '[]'::json) from (${places}) x)`.as('places'),
     sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${mine}) x)`.as('bookings'),
   ];
 }
@@ -439,7 +457,7 @@ const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =
 );
 
 /** JSON brings times as text: these columns are Dates in the rows every other read returns. */
-const TIMES = new Set(['starts_at', 'ends_at', 'section_starts_at', 'confirmed_at', 'created_at']);
+const TIMES = new Set(['starts_at', 'ends_at', 'confirmed_at', 'created_at']);
 function withDates<T>(rows: unknown[]): T[] {
   return rows.map((row) => {
     const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
@@ -449,8 +467,8 @@ function withDates<T>(rows: unknown[]): T[] {
 }
 
 /**
- * What a family that lost a race chooses again from, in one statement: the columns of the teachers it
- * asked for and of those it has booked, and its live bookings.
+ * What a family that lost a race chooses again from, in one statement: the places left in the columns of
+ * the teachers it asked for and of those it has booked, and its live bookings.
  */
 export async function lostRaceColumns(
   db: Db,
@@ -467,13 +485,18 @@ export async function lostRaceColumns(
     party.parentId ?? party.studentId ?? 0,
     slotIds,
   );
-  return lostRaceRows(row ?? { slots: [], bookings: [] });
+  return lostRaceRows(row ?? { places: [], bookings: [] });
 }
 
-export type LostRaceRows = { slots: GridSlotRow[]; bookings: PartyBookingRow[] };
+/** A slot's places: what a grid shows of it that changes with every booking. */
+export type SlotPlaces = { id: number; capacity: number; booked_count: number };
+export type LostRaceRows = { places: SlotPlaces[]; bookings: PartyBookingRow[] };
 
-const lostRaceRows = (row: { slots: unknown[]; bookings: unknown[] }): LostRaceRows => ({
-  slots: withDates<GridSlotRow>(row.slots),
+const lostRaceRows = (row: {
+  places: Array<[number, number, number]>;
+  bookings: unknown[];
+}): LostRaceRows => ({
+  places: row.places.map(([id, capacity, booked_count]) => ({ id, capacity, booked_count })),
   bookings: withDates<PartyBookingRow>(row.bookings),
 });
 

@@ -32,6 +32,7 @@ import {
 import { bookingChangeMessages } from './booking-mails';
 import { bookingEventView, gridView, myBookingView } from './booking-views';
 import { fullSlotHintsOf } from './full-slot-hints';
+import { slotLabelsOf } from './slot-labels';
 
 // The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
 // family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
@@ -392,7 +393,8 @@ async function runChange(
 /**
  * What a family that lost (a race or a rule) chooses again from: at a parent-teacher evening the columns
  * of the teachers it asked for and of those it has booked, with its bookings (read already by the peek,
- * or one statement compiled once); elsewhere the event's grid.
+ * or one statement compiled once) and the labels this process keeps (slot-labels.ts); elsewhere the
+ * event's grid.
  */
 async function lostRaceAnswer(
   db: Db,
@@ -403,8 +405,11 @@ async function lostRaceAnswer(
 ) {
   if (event.group_int !== EVENT_GROUPS.parentTeacher) return partyGrid(db, event, party, undefined, 'skip');
   const slotIds = [...new Set(items.map((item) => item.slotId))];
-  const { slots, bookings: mine } =
+  const { places, bookings: mine } =
     read ?? (await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds));
+  const slots = await slotLabelsOf(db).labelled(event.id, places, (only) =>
+    repo.slotLabels(db, event.school_id, event.id, only),
+  );
   return {
     grid: gridView(slots, mine, [], event.timezone),
     bookings: mine.map((row) => myBookingView(row, event.timezone)),

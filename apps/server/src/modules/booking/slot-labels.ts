@@ -1,0 +1,92 @@
+import { watchSlotLabels } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
+import type { GridSlotRow, SlotLabelRow, SlotPlaces } from './booking.repository';
+
+// What labels an event's slots (the teacher's name, the times, where) changes only when the school edits
+// the event's sections or renames a teacher; the places left change with every booking. A lost race's
+// answer (half the attempts of a rush) reads only the places, and each process keeps the labels per event
+// (decision 009), forgetting an event's as soon as the database announces a change to them (migration 020).
+// Kept only while the announcements of every process are heard: without them (PGlite, or the listening
+// connection lost) each answer reads the labels of its own slots.
+
+/** At most this many events' labels per process (the oldest go first). */
+const MAX_EVENTS = 100;
+
+type Labels = Map<number, SlotLabelRow & { rank: number }>;
+
+/** Reads labels: an event's every slot's, or only those of `slotIds`; in the grid's order. */
+export type ReadLabels = (slotIds?: number[]) => Promise<SlotLabelRow[]>;
+
+export class SlotLabels {
+  readonly #kept = new Map<number, Labels>();
+  #hearing = false;
+  /** Moves on with every announcement: a read that began before one is not kept. */
+  #generation = 0;
+
+  get hearing(): boolean {
+    return this.#hearing;
+  }
+
+  /**
+   * The slots with their places, labelled and in the grid's order. A slot the kept labels lack (made in
+   * another process, its announcement not heard yet) has the event's labels read again; one gone since
+   * the places were read is left out.
+   */
+  async labelled(eventId: number, places: SlotPlaces[], read: ReadLabels): Promise<GridSlotRow[]> {
+    const ids = places.map((slot) => slot.id);
+    let labels = this.#kept.get(eventId);
+    if (!labels || !ids.every((id) => labels?.has(id))) labels = await this.#read(eventId, ids, read);
+    const rows: Array<GridSlotRow & { rank: number }> = [];
+    for (const slot of places) {
+      const label = labels.get(slot.id);
+      if (label) rows.push({ ...label, capacity: slot.capacity, booked_count: slot.booked_count });
+    }
+    return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...row }) => row);
+  }
+
+  async #read(eventId: number, ids: number[], read: ReadLabels): Promise<Labels> {
+    this.#kept.delete(eventId);
+    if (!this.#hearing) return ranked(await read(ids));
+    const generation = this.#generation;
+    const labels = ranked(await read());
+    if (this.#hearing && generation === this.#generation) {
+      if (this.#kept.size >= MAX_EVENTS) {
+        const oldest = this.#kept.keys().next().value;
+        if (oldest !== undefined) this.#kept.delete(oldest);
+      }
+      this.#kept.set(eventId, labels);
+    }
+    return labels;
+  }
+
+  /** Whether an event's labels are kept (for tests). */
+  keeps(eventId: number): boolean {
+    return this.#kept.has(eventId);
+  }
+
+  /** An event's labels changed (0: every event's): forget them, and whatever is being read now. */
+  changed(eventId: number): void {
+    this.#generation += 1;
+    if (eventId === 0) this.#kept.clear();
+    else this.#kept.delete(eventId);
+  }
+
+  /** Whether every process's announcements are heard; when not, nothing is kept. */
+  setHearing(hearing: boolean): void {
+    this.#generation += 1;
+    this.#kept.clear();
+    this.#hearing = hearing;
+  }
+}
+
+const ranked = (rows: SlotLabelRow[]): Labels => new Map(rows.map((row, rank) => [row.id, { ...row, rank }]));
+
+/** The database's slot labels, listening from their first use. */
+export const slotLabelsOf = perDatabase((db) => {
+  const labels = new SlotLabels();
+  watchSlotLabels(db, {
+    changed: (eventId) => labels.changed(eventId),
+    hearing: (all) => labels.setHearing(all),
+  });
+  return labels;
+});
