@@ -12,7 +12,8 @@
 // is missed. The app and the bare endpoint each run in a child process of this script (the load generator
 // stays here), the bare endpoint with a pool of 20 and the app with its own (decision 027); the app runs as
 // main.ts runs it (logger at LOG_LEVEL, default info, written to /dev/null here). Knobs: BENCH_CONNECTIONS
-// (concurrent clients, 50), BENCH_ROUNDS (measured rushes per side, 3), BENCH_LOG_LEVEL (info),
+// (concurrent clients, 50), BENCH_ROUNDS (measured rushes per side, 3), BENCH_WARMUPS (unmeasured rushes
+// per side before them, 3), BENCH_LOG_LEVEL (info),
 // BENCH_PROFILE=1 (count the SQL statements per request), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the
 // app server, for chrome://inspect or speedscope), BENCH_KEEP_DB=1 (keep the database for EXPLAIN
 // afterwards), BENCH_POOL_SIZE (the app's connections to PostgreSQL, its default otherwise).
@@ -55,6 +56,10 @@ const SLOTS_PER_TEACHER = 24;
 const PARENTS = 1000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// The server's CPU per attempt settles only in its third rush (V8 optimises the path's functions as they
+// get hot): after one warm-up, the first two measured rushes cost it 30–60 % more than the rest (decision
+// 009, session 16). PostgreSQL's does not move.
+const WARMUPS = Number(process.env.BENCH_WARMUPS ?? 3);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
@@ -528,7 +533,7 @@ async function main(): Promise<void> {
     const evening = await setUp(db);
     console.log(
       `booking rush: ${PARENTS} parents, ${TEACHERS} teachers × ${SLOTS_PER_TEACHER} slots, ${CONNECTIONS} concurrent clients, ` +
-        `${ROUNDS} rushes per side after one warm-up each, app log level ${LOG_LEVEL} (setup ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${ROUNDS} rushes per side after ${WARMUPS} warm-up${WARMUPS === 1 ? '' : 's'} each, app log level ${LOG_LEVEL} (setup ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
         `${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)})`,
     );
     const app = await startServer('app', databaseUrl);
@@ -537,10 +542,12 @@ async function main(): Promise<void> {
     servers.push(bare);
     const targets = { app: appTarget(app.port), bare: bareTarget(bare.port) };
 
-    // Warm-up: one unmeasured rush each (JIT, pools, plans).
-    for (const target of [targets.app, targets.bare]) {
-      await rush(target, evening);
-      await reset(db, evening);
+    // Warm-up: unmeasured rushes on each side (JIT, pools, plans, kept sessions).
+    for (let round = 0; round < WARMUPS; round++) {
+      for (const target of [targets.app, targets.bare]) {
+        await rush(target, evening);
+        await reset(db, evening);
+      }
     }
     // Then the measured rushes, alternating, each from an empty evening.
     const sides = { app: emptySide(), bare: emptySide() };
