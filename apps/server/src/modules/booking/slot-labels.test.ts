@@ -99,10 +99,17 @@ describe('the slot labels', () => {
     expect((await labels.labelled(5, places(11, 12), shrunk)).map((row) => row.id)).toEqual([11]);
   });
 
-  it('keep at most a hundred events, the oldest going first', async () => {
+  it('keep at most fifty events, the least recently used going first', async () => {
     const labels = new SlotLabels();
     labels.setHearing(true);
-    for (let event = 1; event <= 101; event += 1) await labels.labelled(event, places(11), reader());
-    expect([labels.keeps(1), labels.keeps(2), labels.keeps(101)]).toEqual([false, true, true]);
+    for (let event = 1; event <= 50; event += 1) await labels.labelled(event, places(11), reader());
+    await labels.labelled(1, places(11), reader());
+    await labels.labelled(51, places(11), reader());
+    expect([labels.keeps(1), labels.keeps(2), labels.keeps(3), labels.keeps(51)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 });

@@ -9,8 +9,8 @@ import type { GridSlotRow, SlotLabelRow, SlotPlaces } from './booking.repository
 // Kept only while the announcements of every process are heard: without them (PGlite, or the listening
 // connection lost) each answer reads the labels of its own slots.
 
-/** At most this many events' labels per process (the oldest go first). */
-const MAX_EVENTS = 100;
+/** At most this many events' labels per process (the least recently used go first). */
+const MAX_EVENTS = 50;
 
 type Labels = Map<number, SlotLabelRow & { rank: number }>;
 
@@ -36,6 +36,11 @@ export class SlotLabels {
     const ids = places.map((slot) => slot.id);
     let labels = this.#kept.get(eventId);
     if (!labels || !ids.every((id) => labels?.has(id))) labels = await this.#read(eventId, ids, read);
+    else {
+      // Used: now the most recent.
+      this.#kept.delete(eventId);
+      this.#kept.set(eventId, labels);
+    }
     const rows: Array<GridSlotRow & { rank: number }> = [];
     for (const slot of places) {
       const label = labels.get(slot.id);
