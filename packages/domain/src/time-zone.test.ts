@@ -207,6 +207,23 @@ describe('display helpers', () => {
     expect(formatLocalDate(late, 'Australia/Sydney')).toBe('Fri 13 Mar 2026');
   });
 
+  it('labels an instant the same each time, in each zone and locale, past the labels it remembers', () => {
+    const minute = 60_000;
+    const start = utc('2026-03-12T00:00:00Z').getTime();
+    // More distinct instants than are remembered (20,000), each asked for twice in two zones.
+    for (let i = 0; i < 25_000; i += 1) {
+      const at = new Date(start + i * minute);
+      const expected = `${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+      expect(formatLocalTime(at, 'UTC')).toBe(expected);
+      expect(formatLocalTime(at, 'UTC')).toBe(expected);
+    }
+    expect(formatLocalTime(instant, 'Europe/London')).toBe('16:30');
+    expect(formatLocalTime(instant, 'Asia/Kolkata')).toBe('22:00');
+    expect(formatLocalDate(instant, 'Europe/London')).toBe('Thu 12 Mar 2026');
+    expect(formatLocalDate(instant, 'Europe/London', 'en-US')).not.toBe('Thu 12 Mar 2026');
+    expect(() => formatLocalTime(instant, '')).toThrow(RangeError);
+  });
+
   it('shows both readings of a fall-back hour with the same wall clock', () => {
     const first = localToInstant('2026-10-25', '01:30', 'Europe/London');
     const second = new Date(first.getTime() + 3_600_000);

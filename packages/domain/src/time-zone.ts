@@ -92,7 +92,8 @@ export function instantToLocal(instant: Date, timeZone: string): LocalDateTime {
 
 /** "16:30" (en-GB) — the time of day in the zone, in the locale's hour style. */
 export function formatLocalTime(instant: Date, timeZone: string, locale = 'en-GB'): string {
-  return formatter(locale, timeZone, 'time').format(instantMs(instant));
+  const ms = instantMs(instant);
+  return remembered(`time|${locale}|${timeZone}|${ms}`, () => formatter(locale, timeZone, 'time').format(ms));
 }
 
 /**
@@ -100,14 +101,17 @@ export function formatLocalTime(instant: Date, timeZone: string, locale = 'en-GB
  * (ICU versions disagree on a comma there; one fixed shape keeps screens and tests stable).
  */
 export function formatLocalDate(instant: Date, timeZone: string, locale = 'en-GB'): string {
-  const parts = formatter(locale, timeZone, 'date').formatToParts(instantMs(instant));
-  return parts
-    .map((part, index) =>
-      part.type === 'literal' && parts[index - 1]?.type === 'weekday' && /^,\s*$/.test(part.value)
-        ? ' '
-        : part.value,
-    )
-    .join('');
+  const ms = instantMs(instant);
+  return remembered(`date|${locale}|${timeZone}|${ms}`, () => {
+    const parts = formatter(locale, timeZone, 'date').formatToParts(ms);
+    return parts
+      .map((part, index) =>
+        part.type === 'literal' && parts[index - 1]?.type === 'weekday' && /^,\s*$/.test(part.value)
+          ? ' '
+          : part.value,
+      )
+      .join('');
+  });
 }
 
 /** "Thu 12 Mar 2026, 16:30" (en-GB) — date and time in the zone. */
@@ -116,6 +120,28 @@ export function formatLocalDateTime(instant: Date, timeZone: string, locale = 'e
 }
 
 // ── internals ────────────────────────────────────────────────────────────────────────────────────────
+
+// The same few instants are labelled over and over (an evening's slot times, on every grid and answer), and
+// Intl formats one in about 1–2 µs where a lookup takes 0.2: each label is remembered, the oldest half
+// forgotten past the bound. A label depends only on its key (zone rules change with the runtime only).
+const MAX_REMEMBERED = 20_000;
+const labels = new Map<string, string>();
+
+function remembered(key: string, make: () => string): string {
+  let label = labels.get(key);
+  if (label === undefined) {
+    label = make();
+    if (labels.size >= MAX_REMEMBERED) {
+      let drop = MAX_REMEMBERED / 2;
+      for (const old of labels.keys()) {
+        labels.delete(old);
+        if (--drop === 0) break;
+      }
+    }
+    labels.set(key, label);
+  }
+  return label;
+}
 
 type FormatterKind = 'parts' | 'time' | 'date';
 const formatters = new Map<string, Intl.DateTimeFormat>();

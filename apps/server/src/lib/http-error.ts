@@ -1,4 +1,8 @@
-/** An error meant for the client: status, message and optional field errors (spec's error body). */
+/**
+ * An error meant for the client: status, message and optional field errors (spec's error body). A 4xx is
+ * an answer, never reported or logged with a stack, so it captures none: half the attempts of a booking
+ * rush end in a 409, and a stack costs more than the rest of the error.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -8,7 +12,10 @@ export class HttpError extends Error {
     /** Seconds the client should wait before trying again (sent as Retry-After; 429 and 503). */
     readonly retryAfter?: number,
   ) {
+    const limit = Error.stackTraceLimit;
+    if (statusCode < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 
