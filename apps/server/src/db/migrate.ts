@@ -19,6 +19,7 @@ import * as slotsByTeacher from './migrations/017-slots-by-teacher';
 import * as sessionChanges from './migrations/018-session-changes';
 import * as slotFreed from './migrations/019-slot-freed';
 import * as slotLabels from './migrations/020-slot-labels';
+import * as eventVersions from './migrations/021-event-versions';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018-session-changes': sessionChanges,
   '019-slot-freed': slotFreed,
   '020-slot-labels': slotLabels,
+  '021-event-versions': eventVersions,
 };
 
 const migratorOf = (

@@ -258,6 +258,8 @@ export interface EventsTable {
   booking_notifications: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Moves on with every change to what a booking reads about the event (migration 021). */
+  version: Generated<number>;
 }
 
 export interface SectionsTable {

@@ -205,6 +205,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         noSchool: 'by the event’s code (a booking page found by it), which names its school',
       },
       findEventById: { read: ({ db, s, o }) => booking.findEventById(db, s.schoolId, o.eventId) },
+      eventContext: { read: ({ db, s, o }) => booking.eventContext(db, s.schoolId, o.eventId) },
       peekEventAndParty: {
         read: ({ db, s, o }) => booking.peekEventAndParty(db, s.schoolId, o.eventId, parentOf(o), [o.slotId]),
       },

@@ -107,12 +107,11 @@ function lockQuery(
   locking = true,
 ) {
   const full = sql<number[]>`array(${fullSlotsOf(kind, asked, sql`e.id`)})`;
-  // What the event's recipient list says about the party (booker.ts openFrom), as recipientAccess reads it.
-  const family = sql`(select ps.student_id from parent_students ps where ps.school_id = e.school_id and ps.parent_id = u.id
-    union select ps.parent_id from parent_students ps where ps.school_id = e.school_id and ps.student_id = u.id)`;
-  return eventQuery(db)
+  return db
+    .selectFrom('events as e')
     .innerJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.school_id', '=', schoolId))
     .select([
+      'e.version',
       'u.email as party_email',
       'u.first_name as party_first_name',
       'u.settings as party_settings',
@@ -124,11 +123,6 @@ function lockQuery(
       >`array(select ps.parent_id from parent_students ps where ps.school_id = e.school_id and ps.student_id = u.id)`.as(
         'party_parents',
       ),
-      sql<boolean>`exists (select 1 from event_recipients r where r.school_id = e.school_id and r.event_id = e.id)`.as(
-        'recipients_any',
-      ),
-      sql<number[]>`array(select r.user_id from event_recipients r where r.school_id = e.school_id
-        and r.event_id = e.id and (r.user_id = u.id or r.user_id in ${family}))`.as('recipients_among'),
       full.as('full_slots'),
     ])
     .where('e.school_id', '=', schoolId)
@@ -174,8 +168,9 @@ export async function peekEventAndParty(
  * for them and they for it) and the booking party's row locked, in one statement. The party lock makes one
  * family's changes take turns, so what they already hold (siblings sharing a slot, the travel gap, a
  * child's limit) is read consistently; capacity and overlaps are the database's whatever the order. With
- * it come the family's children, and their address and settings for the confirmation mail, and what the
- * event's recipient list says about them (no read of its own).
+ * it come the event's version (what the process keeps about the event is checked against it:
+ * event-contexts.ts), the family's children and parents, and their address and settings for the
+ * confirmation mail.
  */
 export async function lockEventAndParty(
   db: Db,
@@ -192,29 +187,40 @@ type LockedRow = Awaited<ReturnType<typeof lock>>[number];
 
 function splitLocked(row: LockedRow) {
   const {
+    version,
     party_email,
     party_first_name,
     party_settings,
     party_children,
     party_parents,
-    recipients_any,
-    recipients_among,
     full_slots,
-    ...event
   } = row;
   const family = {
     email: party_email,
     first_name: party_first_name,
     settings: party_settings,
     children: party_children,
-  };
-  const recipients: RecipientAccess = {
-    any: recipients_any,
-    among: new Set(recipients_among),
-    children: party_children,
     parents: party_parents,
   };
-  return { event, family, recipients, fullSlots: full_slots };
+  return { version, family, fullSlots: full_slots };
+}
+
+/**
+ * What a booking reads about its event besides the slots, which each process keeps (event-contexts.ts):
+ * the event as findEventById reads it (its version with it) and its recipient list.
+ */
+export async function eventContext(db: Db, schoolId: number, eventId: number) {
+  const row = await eventQuery(db)
+    .select(
+      sql<number[]>`array(select r.user_id from event_recipients r where r.school_id = e.school_id
+        and r.event_id = e.id)`.as('recipient_ids'),
+    )
+    .where('e.school_id', '=', schoolId)
+    .where('e.id', '=', eventId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { recipient_ids, ...event } = row;
+  return { event, recipientIds: recipient_ids };
 }
 
 export type PartyRow = NonNullable<Awaited<ReturnType<typeof lockEventAndParty>>>['family'];

@@ -31,6 +31,7 @@ import {
 } from './booking.service';
 import { bookingChangeMessages } from './booking-mails';
 import { bookingEventView, gridView, myBookingView } from './booking-views';
+import { eventContextsOf, recipientAccessOf } from './event-contexts';
 import { fullSlotHintsOf } from './full-slot-hints';
 import { slotLabelsOf } from './slot-labels';
 
@@ -286,7 +287,39 @@ async function applyChange(
   };
 }
 
-type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockEventAndParty>>>;
+/** The event and the party as a change is checked against them (locked, or peeked at). */
+type Locked = {
+  event: repo.BookingEventRow;
+  family: repo.PartyRow;
+  recipients: repo.RecipientAccess;
+  fullSlots: number[];
+};
+
+/**
+ * The event's context at the version a booking's own read brought (event-contexts.ts), with that read: the
+ * kept context, or the event read again with `db` (inside the transaction, under the event's lock).
+ * Undefined when the event is not the school's.
+ */
+async function withContext(
+  ctx: AppContext,
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  party: Party,
+  read: { version: number; family: repo.PartyRow; fullSlots: number[] } | undefined,
+): Promise<Locked | undefined> {
+  if (!read) return undefined;
+  const context = await eventContextsOf(ctx.db).at(eventId, read.version, () =>
+    repo.eventContext(db, schoolId, eventId),
+  );
+  if (!context) return undefined;
+  return {
+    event: context.event,
+    family: read.family,
+    recipients: recipientAccessOf(context, party.userId, read.family),
+    fullSlots: read.fullSlots,
+  };
+}
 
 /**
  * What a change must pass before it books, given the event and the party (locked, or peeked at): the
@@ -352,20 +385,31 @@ async function runChange(
     // 409's answer, and no transaction starts. Otherwise the transaction checks everything under its locks.
     const hints = fullSlotHintsOf(ctx.db);
     if (!change.byAdmin && !retried && hints.anyFull(slotIds)) {
-      const peeked = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
-      if (peeked) hints.saw(slotIds, peeked.fullSlots);
-      if (peeked && peeked.fullSlots.length > 0 && passesChecks(booker, party, change, peeked))
+      const read = await repo.peekEventAndParty(ctx.db, booker.schoolId, eventId, party, slotIds);
+      if (read) hints.saw(slotIds, read.fullSlots);
+      const peeked =
+        read && read.fullSlots.length > 0
+          ? await withContext(ctx, ctx.db, booker.schoolId, eventId, party, read)
+          : undefined;
+      if (read && peeked && passesChecks(booker, party, change, peeked))
         throw new HttpError(
           409,
           BOOKING_TEXT.slotTaken,
           undefined,
-          await lostRaceAnswer(ctx.db, peeked.event, party, change.items, peeked.lostRace),
+          await lostRaceAnswer(ctx.db, peeked.event, party, change.items, read.lostRace),
         );
     }
     // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
     const result = await withTransactionRetry(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const locked = await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds);
+        const locked = await withContext(
+          ctx,
+          trx,
+          booker.schoolId,
+          eventId,
+          party,
+          await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds),
+        );
         if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
           throw notFound(EVENT_TEXT.notFound);
         const { event, family } = locked;

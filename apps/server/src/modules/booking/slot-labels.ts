@@ -1,5 +1,6 @@
 import { watchSlotLabels } from '../../db/database';
 import { perDatabase } from '../../db/per-database';
+import { keepRecent } from '../../lib/keep-recent';
 import type { GridSlotRow, SlotLabelRow, SlotPlaces } from './booking.repository';
 
 // What labels an event's slots (the teacher's name, the times, where) changes only when the school edits
@@ -54,13 +55,7 @@ export class SlotLabels {
     if (!this.#hearing) return ranked(await read(ids));
     const generation = this.#generation;
     const labels = ranked(await read());
-    if (this.#hearing && generation === this.#generation) {
-      if (this.#kept.size >= MAX_EVENTS) {
-        const oldest = this.#kept.keys().next().value;
-        if (oldest !== undefined) this.#kept.delete(oldest);
-      }
-      this.#kept.set(eventId, labels);
-    }
+    if (this.#hearing && generation === this.#generation) keepRecent(this.#kept, eventId, labels, MAX_EVENTS);
     return labels;
   }
 

@@ -1,6 +1,7 @@
 import type { Role } from '@parley/domain/roles';
 import { watchSessions } from '../../db/database';
 import { perDatabase } from '../../db/per-database';
+import { keepRecent } from '../../lib/keep-recent';
 
 // Every API request starts by finding its caller's session. Each process keeps the sessions it has found
 // (decision 029), and forgets a user's as soon as the database announces a change to them (migration 018:
@@ -38,14 +39,10 @@ export class SessionCache {
     const generation = this.#generation;
     const found = await read();
     if (found && this.#hearing && generation === this.#generation) {
-      if (this.#kept.size >= MAX_KEPT) {
-        const oldest = this.#kept.keys().next().value;
-        if (oldest !== undefined) this.#forget(oldest);
-      }
-      this.#kept.set(tokenHash, {
-        session: found,
-        until: Math.min(found.expiresAt.getTime(), now() + KEEP_MS),
-      });
+      const until = Math.min(found.expiresAt.getTime(), now() + KEEP_MS);
+      keepRecent(this.#kept, tokenHash, { session: found, until }, MAX_KEPT, (oldest) =>
+        this.#forget(oldest),
+      );
       const hashes = this.#hashesOf.get(found.userId) ?? new Set<string>();
       this.#hashesOf.set(found.userId, hashes.add(tokenHash));
     }

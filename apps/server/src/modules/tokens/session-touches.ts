@@ -1,4 +1,5 @@
 import type { BackgroundLog } from '../../lib/background';
+import { keepRecent } from '../../lib/keep-recent';
 
 // "Last active" in the sessions list needs minutes, not every request. Each process marks a session at most
 // once a minute, and writes the marks gathered over a second in one UPDATE after the answers have gone: a
@@ -30,12 +31,7 @@ export class SessionTouches {
     if (now - (this.#touchedAt.get(tokenHash) ?? Number.NEGATIVE_INFINITY) < TOUCH_EVERY_MS) return;
     // As many marks waiting as a process keeps: this one is left to the session's next request.
     if (this.#due.size >= MAX_KEPT) return;
-    this.#touchedAt.delete(tokenHash);
-    if (this.#touchedAt.size >= MAX_KEPT) {
-      const oldest = this.#touchedAt.keys().next().value;
-      if (oldest !== undefined) this.#touchedAt.delete(oldest);
-    }
-    this.#touchedAt.set(tokenHash, now);
+    keepRecent(this.#touchedAt, tokenHash, now, MAX_KEPT);
     this.#due.add(tokenHash);
     this.#timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
   }
