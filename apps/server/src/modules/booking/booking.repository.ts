@@ -1033,7 +1033,7 @@ export async function recipientAccess(
   return { any: row.any, among: new Set(row.among), children: row.children, parents: row.parents };
 }
 
-/** What an event's recipient list says about one family member (recipientAccess, or the booking lock). */
+/** What an event's recipient list says about one family member (recipientAccess, or event-contexts.ts). */
 export type RecipientAccess = {
   any: boolean;
   among: Set<number>;

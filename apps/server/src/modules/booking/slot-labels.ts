@@ -37,11 +37,7 @@ export class SlotLabels {
     const ids = places.map((slot) => slot.id);
     let labels = this.#kept.get(eventId);
     if (!labels || !ids.every((id) => labels?.has(id))) labels = await this.#read(eventId, ids, read);
-    else {
-      // Used: now the most recent.
-      this.#kept.delete(eventId);
-      this.#kept.set(eventId, labels);
-    }
+    else keepRecent(this.#kept, eventId, labels, MAX_EVENTS); // used: now the most recent
     const rows: Array<GridSlotRow & { rank: number }> = [];
     for (const slot of places) {
       const label = labels.get(slot.id);
