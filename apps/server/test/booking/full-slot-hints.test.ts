@@ -40,8 +40,11 @@ const columns = (grid: BookingPage['grid']) =>
     slots: group.slots.map((slot) => [slot.id, slot.free]),
   }));
 
-/** The parent loses the slot: the 409's columns are the page's for the teachers in question. */
-async function expectLost(slotId: number, teacherId: number) {
+/**
+ * The parent loses the slot: the 409's columns are the page's for the teachers in question, and its bookings
+ * the page's (`holding` of them: none is an answer without their read, decision 009 session 18).
+ */
+async function expectLost(slotId: number, teacherId: number, holding: number) {
   const lost = expectStatus<BookingConflict>(
     await book(e, e.parent.token, [{ slotId, studentId: e.children[0]?.id }]),
     409,
@@ -51,6 +54,7 @@ async function expectLost(slotId: number, teacherId: number) {
   const held = new Set(now.bookings.map((b) => b.teacherId));
   const inQuestion = now.grid.filter((group) => group.teacherId === teacherId || held.has(group.teacherId));
   expect(columns(lost.grid ?? [])).toEqual(columns(inQuestion));
+  expect(now.bookings).toHaveLength(holding);
   expect(lost.bookings).toEqual(now.bookings);
 }
 
@@ -62,13 +66,25 @@ describe('the full-slot hints', () => {
     const seen = freeSlots(grid, maths ?? 0)[1] ?? 0;
     await booked(e, e.otherParent.token, [{ slotId: seen, studentId: e.otherChild.id }]);
     expect(hints().anyFull([seen])).toBe(true);
-    await expectLost(seen, maths ?? 0);
+    await expectLost(seen, maths ?? 0, 0);
     // Not seen: filled behind this process's back, so the transaction finds it full, and learns it.
     const unseen = freeSlots(grid, english ?? 0)[2] ?? 0;
     await fillQuietly(unseen);
     expect(hints().anyFull([unseen])).toBe(false);
-    await expectLost(unseen, english ?? 0);
+    await expectLost(unseen, english ?? 0, 0);
     expect(hints().anyFull([unseen])).toBe(true);
+    // Holding a booking, both ways again: the answer brings it.
+    await booked(e, e.parent.token, [
+      { slotId: freeSlots(grid, maths ?? 0)[5] ?? 0, studentId: e.children[0]?.id },
+    ]);
+    const seenAgain = freeSlots(grid, english ?? 0)[4] ?? 0;
+    await fillQuietly(seenAgain);
+    hints().markFull(seenAgain);
+    await expectLost(seenAgain, english ?? 0, 1);
+    const unseenAgain = freeSlots(grid, english ?? 0)[6] ?? 0;
+    await fillQuietly(unseenAgain);
+    expect(hints().anyFull([unseenAgain])).toBe(false);
+    await expectLost(unseenAgain, english ?? 0, 1);
   });
 
   it('book a slot that was seen full and has room again', async () => {

@@ -232,9 +232,9 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       slotLabels: {
         read: ({ db, s, o }) => booking.slotLabels(db, s.schoolId, o.eventId),
       },
-      lostRaceColumns: {
+      lostRacePlaces: {
         read: ({ db, s, o }) =>
-          booking.lostRaceColumns(db, s.schoolId, o.eventId, parentOf(o), [o.slotId, o.freeSlotId]),
+          booking.lostRacePlaces(db, s.schoolId, o.eventId, parentOf(o), [o.slotId, o.freeSlotId]),
       },
       partyBookings: {
         read: ({ db, s, o }) => booking.partyBookings(db, s.schoolId, o.eventId, parentOf(o)),

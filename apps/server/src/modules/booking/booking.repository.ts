@@ -159,8 +159,8 @@ export async function peekEventAndParty(
 ) {
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
   if (!row) return undefined;
-  const { places, bookings, ...locked } = row;
-  return { ...splitLocked(locked), lostRace: lostRaceRows({ places, bookings }) };
+  const { places, holds_bookings, ...locked } = row;
+  return { ...splitLocked(locked), lostRace: lostRacePlacesOf({ places, holds_bookings }) };
 }
 
 /**
@@ -428,21 +428,23 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
     .execute();
 }
 
-// A lost race's answer, two JSON arrays in a statement's select list (its own, or the peek's), compiled once
-// per kind of party: the places left in the columns of the teachers of the slots asked for and of those the
-// party has booked, and the party's live bookings. What labels those slots (names, times, where) changes
-// only with the event's sections, so each process keeps it (slot-labels.ts) and the statement reads no join
-// for it. The teachers in question (one to a few) are a table the slots are joined to, so the generic plan
-// reads only their slots through (event, teacher, start) (migration 017); as a filter
-// (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows.
+// A lost race's answer in a statement's select list (its own, or the peek's), compiled once per kind of
+// party: the places left in the columns of the teachers of the slots asked for and of those the party has
+// booked, as one JSON array, and whether the party holds live bookings. What labels those slots (names,
+// times, where) changes only with the event's sections, so each process keeps it (slot-labels.ts) and the
+// statement reads no join for it. The teachers in question (one to a few) are a table the slots are joined
+// to, so the generic plan reads only their slots through (event, teacher, start) (migration 017); as a
+// filter (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows. The
+// party's bookings themselves, with their eight joins, are partyBookings' own statement, sent only when
+// there are some: inside this one they tripled its plan (set up on every execution, made again after each
+// ANALYZE) for families that mostly hold nothing yet (decision 009, session 18).
 function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: PartyAndSlots) {
-  const party =
-    kind === 'parent' ? { parentId: userId, studentId: null } : { parentId: null, studentId: userId };
+  const holder = sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id');
   const teachers = sql<{
     teacher_id: number;
   }>`(select of.teacher_id from slots of where of.id ${inAsked(asked)}
     union select b.teacher_id from bookings b where b.event_id = ${eventId}
-      and b.status = 'booked' and ${sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id')} = ${userId})`;
+      and b.status = 'booked' and ${holder} = ${userId})`;
   const places = db
     .selectFrom('slots as sl')
     .innerJoin(teachers.as('tt'), 'tt.teacher_id', 'sl.teacher_id')
@@ -450,11 +452,11 @@ function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: Par
     .where('sl.school_id', '=', schoolId)
     .where('sl.event_id', '=', eventId)
     .where('sl.starts_at', '>', sql<Date>`now()`);
-  const mine = partyBookingsQuery(db, schoolId, eventId, party, {});
   return [
     sql<Array<[number, number, number]>>`(select coalesce(json_agg(json_build_array(x.id, x.capacity,
       x.booked_count)), '[]'::json) from (${places}) x)`.as('places'),
-    sql<unknown[]>`(select coalesce(json_agg(x), '[]'::json) from (${mine}) x)`.as('bookings'),
+    sql<boolean>`exists (select from bookings b where b.school_id = ${schoolId} and b.event_id = ${eventId}
+      and b.status = 'booked' and ${holder} = ${userId})`.as('holds_bookings'),
   ];
 }
 
@@ -462,27 +464,18 @@ const lostRace = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =
   db.selectNoFrom(lostRaceSelections(db, kind, schoolId, eventId, userId, asked)),
 );
 
-/** JSON brings times as text: these columns are Dates in the rows every other read returns. */
-const TIMES = new Set(['starts_at', 'ends_at', 'confirmed_at', 'created_at']);
-function withDates<T>(rows: unknown[]): T[] {
-  return rows.map((row) => {
-    const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
-    for (const key of TIMES) if (typeof out[key] === 'string') out[key] = new Date(out[key] as string);
-    return out as T;
-  });
-}
-
 /**
  * What a family that lost a race chooses again from, in one statement: the places left in the columns of
- * the teachers it asked for and of those it has booked, and its live bookings.
+ * the teachers it asked for and of those it has booked, and whether it holds live bookings (partyBookings
+ * reads them).
  */
-export async function lostRaceColumns(
+export async function lostRacePlaces(
   db: Db,
   schoolId: number,
   eventId: number,
   party: { parentId: number | null; studentId: number | null },
   slotIds: number[],
-): Promise<LostRaceRows> {
+): Promise<LostRacePlaces> {
   const [row] = await lostRace(
     db,
     kindOf(party),
@@ -491,19 +484,19 @@ export async function lostRaceColumns(
     party.parentId ?? party.studentId ?? 0,
     slotIds,
   );
-  return lostRaceRows(row ?? { places: [], bookings: [] });
+  return lostRacePlacesOf(row ?? { places: [], holds_bookings: false });
 }
 
 /** A slot's places: what a grid shows of it that changes with every booking. */
 export type SlotPlaces = { id: number; capacity: number; booked_count: number };
-export type LostRaceRows = { places: SlotPlaces[]; bookings: PartyBookingRow[] };
+export type LostRacePlaces = { places: SlotPlaces[]; holdsBookings: boolean };
 
-const lostRaceRows = (row: {
+const lostRacePlacesOf = (row: {
   places: Array<[number, number, number]>;
-  bookings: unknown[];
-}): LostRaceRows => ({
+  holds_bookings: boolean;
+}): LostRacePlaces => ({
   places: row.places.map(([id, capacity, booked_count]) => ({ id, capacity, booked_count })),
-  bookings: withDates<PartyBookingRow>(row.bookings),
+  holdsBookings: row.holds_bookings,
 });
 
 function partyBookingsQuery(

@@ -436,21 +436,22 @@ async function runChange(
 
 /**
  * What a family that lost (a race or a rule) chooses again from: at a parent-teacher evening the columns
- * of the teachers it asked for and of those it has booked, with its bookings (read already by the peek,
- * or one statement compiled once) and the labels this process keeps (slot-labels.ts); elsewhere the
- * event's grid.
+ * of the teachers it asked for and of those it has booked (their places read already by the peek, or one
+ * statement compiled once), labelled from what this process keeps (slot-labels.ts), with its bookings when
+ * it holds any (a statement of their own); elsewhere the event's grid.
  */
 async function lostRaceAnswer(
   db: Db,
   event: repo.BookingEventRow,
   party: Party,
   items: ChangeItem[],
-  read?: repo.LostRaceRows,
+  read?: repo.LostRacePlaces,
 ) {
   if (event.group_int !== EVENT_GROUPS.parentTeacher) return partyGrid(db, event, party, undefined, 'skip');
   const slotIds = [...new Set(items.map((item) => item.slotId))];
-  const { places, bookings: mine } =
-    read ?? (await repo.lostRaceColumns(db, event.school_id, event.id, party, slotIds));
+  const { places, holdsBookings } =
+    read ?? (await repo.lostRacePlaces(db, event.school_id, event.id, party, slotIds));
+  const mine = holdsBookings ? await repo.partyBookings(db, event.school_id, event.id, party) : [];
   const slots = await slotLabelsOf(db).labelled(event.id, places, (only) =>
     repo.slotLabels(db, event.school_id, event.id, only),
   );
