@@ -177,8 +177,11 @@ export function serveChild(
   send({ type: 'listening', port });
 }
 
+/** The app, a bare endpoint, or the booking rush's floor (booking-floor.ts). */
+export type ServerKind = 'app' | 'bare' | 'floor';
+
 export type ForkedServer = {
-  kind: 'app' | 'bare';
+  kind: ServerKind;
   port: number;
   child: ChildProcess;
   stats(): Promise<ServerStats>;
@@ -192,7 +195,7 @@ export type ForkedServer = {
  */
 export function forkServer(
   script: string,
-  kind: 'app' | 'bare',
+  kind: ServerKind,
   args: string[],
   cpuProfDir?: string,
 ): Promise<ForkedServer> {

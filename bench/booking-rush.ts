@@ -7,7 +7,9 @@
 // Goals (issue 14): 0 double bookings, 0 5xx, p99 under 150 ms, at most 1.0 ms of server CPU and 1.0 ms of
 // PostgreSQL CPU per attempt.
 // Beside the figures it prints the app's CPU per attempt in units of the bare endpoint's from the same run,
-// which the host's speed does not move (decision 009, session 15).
+// which the host's speed does not move (decision 009, session 15), and the same rush against the floor
+// (booking-floor.ts): the least PostgreSQL work a booking that keeps decision 009's rules needs, written
+// bare, so the app's distance from it shows on any host (decision 009, session 18).
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app and the bare endpoint each run in a child process of this script (the load generator
 // stays here), the bare endpoint with a pool of 20 and the app with its own (decision 027); the app runs as
@@ -16,7 +18,8 @@
 // per side before them, 3), BENCH_LOG_LEVEL (info),
 // BENCH_PROFILE=1 (count the SQL statements per request), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the
 // app server, for chrome://inspect or speedscope), BENCH_KEEP_DB=1 (keep the database for EXPLAIN
-// afterwards), BENCH_POOL_SIZE (the app's connections to PostgreSQL, its default otherwise).
+// afterwards), BENCH_POOL_SIZE (the app's connections to PostgreSQL, its default otherwise), BENCH_FLOOR=0
+// (leave the floor out).
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -47,9 +50,11 @@ import {
   percentile,
   postgresBackendsCpu,
   postgresCpuSince,
+  type ServerKind,
   serveChild,
   stopServers,
 } from './bench-support';
+import { serveFloor } from './booking-floor';
 
 const TEACHERS = 30;
 const SLOTS_PER_TEACHER = 24;
@@ -63,6 +68,7 @@ const WARMUPS = Number(process.env.BENCH_WARMUPS ?? 3);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const FLOOR = process.env.BENCH_FLOOR !== '0';
 const POOL = { max: 20, options: '-c lock_timeout=3000 -c statement_timeout=10000' };
 // Issue 14: the earlier goal (half a bare endpoint that sends one UPDATE) compared unlike work and is
 // withdrawn; the bare endpoint stays as a yardstick. What a booking attempt may cost, on 2 CPUs:
@@ -95,11 +101,20 @@ function countQueries(): () => { queries: number; queryMs: number } {
   return () => ({ queries, queryMs });
 }
 
-async function serve(kind: 'app' | 'bare', databaseUrl: string): Promise<void> {
+async function serve(kind: ServerKind, databaseUrl: string, schoolId: number): Promise<void> {
   const counted = countQueries();
   if (kind === 'app') {
     const { port, close } = await listenApp(databaseUrl, LOG_LEVEL);
     serveChild(port, close, counted);
+    return;
+  }
+  if (kind === 'floor') {
+    const floor = await serveFloor(databaseUrl, schoolId);
+    serveChild(await listenOn(floor.app), floor.close, counted, (message) => {
+      if (message.type !== 'forget') return undefined;
+      floor.forget();
+      return { type: 'forgot' };
+    });
     return;
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, ...POOL });
@@ -121,14 +136,19 @@ async function serve(kind: 'app' | 'bare', databaseUrl: string): Promise<void> {
   );
 }
 
-const startServer = (kind: 'app' | 'bare', databaseUrl: string) =>
-  forkServer(fileURLToPath(import.meta.url), kind, [databaseUrl], kind === 'app' ? CPU_PROF : undefined);
+const startServer = (kind: ServerKind, databaseUrl: string, schoolId: number) =>
+  forkServer(
+    fileURLToPath(import.meta.url),
+    kind,
+    [databaseUrl, String(schoolId)],
+    kind === 'app' ? CPU_PROF : undefined,
+  );
 
 type Server = ForkedServer;
 
 // ── the evening ──────────────────────────────────────────────────────────────────────────────────────
 
-type Evening = { eventId: number; slotsByTeacher: number[][]; families: Family[] };
+type Evening = { schoolId: number; eventId: number; slotsByTeacher: number[][]; families: Family[] };
 
 async function call<T>(
   app: Awaited<ReturnType<typeof buildApp>>,
@@ -215,6 +235,7 @@ async function setUp(db: Db): Promise<Evening> {
       await exec(db, 'VACUUM ANALYZE');
     });
     return {
+      schoolId,
       eventId,
       slotsByTeacher: teacherIds.map((id) =>
         slots.filter((slot) => slot.teacher_id === id).map((slot) => slot.id),
@@ -249,7 +270,7 @@ type Target = {
   path: (eventId: number) => string;
   headers: (family: Family) => Record<string, string>;
   body: (family: Family, slotId: number) => string;
-  kind: 'app' | 'bare';
+  kind: ServerKind;
 };
 
 const appTarget = (port: number): Target => ({
@@ -267,6 +288,15 @@ const bareTarget = (port: number): Target => ({
   path: () => '/book',
   headers: () => ({}),
   body: (_family, slotId) => JSON.stringify({ slotId }),
+});
+
+const floorTarget = (port: number): Target => ({
+  kind: 'floor',
+  port,
+  path: (eventId) => `/book?id=${eventId}`,
+  headers: () => ({}),
+  body: (family, slotId) =>
+    JSON.stringify({ slotId, parentId: family.parentId, studentId: family.studentId }),
 });
 
 function post(
@@ -485,13 +515,13 @@ const p = (side: Side, at: number) =>
 function line(name: string, side: Side): string {
   const statuses = [...side.statuses].map(([status, n]) => `${status}×${n}`).join(' ');
   return [
-    `${name.padEnd(4)} ${rate(side).toFixed(0).padStart(6)} attempts/s`,
+    `${name.padEnd(5)} ${rate(side).toFixed(0).padStart(6)} attempts/s`,
     `p50 ${p(side, 50).toFixed(1)} ms, p99 ${p(side, 99).toFixed(1)} ms`,
     `${side.attempts} attempts (${statuses}), ${side.booked / ROUNDS} booked per rush`,
     `5xx ${side.fiveXx}`,
-    ...(name === 'app'
-      ? [`double bookings ${side.doubleBookings}`]
-      : [`over capacity ${side.doubleBookings}`]),
+    ...(name === 'bare'
+      ? [`over capacity ${side.doubleBookings}`]
+      : [`double bookings ${side.doubleBookings}`]),
   ].join(' | ');
 }
 
@@ -510,9 +540,19 @@ function costLine(name: string, side: Side): string {
  * bare endpoint at 0.26 + 0.33 ms), is 3.8× in the server and 3.0× in PostgreSQL (decision 009).
  */
 function ratioLine(app: Side, bare: Side): string {
-  const ratio = (key: 'serverCpu' | 'postgresCpu') =>
-    (app.cost[key] / app.attempts / (bare.cost[key] / bare.attempts)).toFixed(1);
-  return `  app ÷ bare per attempt: CPU ${ratio('serverCpu')}× server, ${ratio('postgresCpu')}× PostgreSQL (the issue's goal on its host: ${BARE_UNITS_GOAL.serverCpu}×, ${BARE_UNITS_GOAL.postgresCpu}×)`;
+  return `  app ÷ bare per attempt: CPU ${ratio(app, bare, 'serverCpu')}× server, ${ratio(app, bare, 'postgresCpu')}× PostgreSQL (the issue's goal on its host: ${BARE_UNITS_GOAL.serverCpu}×, ${BARE_UNITS_GOAL.postgresCpu}×)`;
+}
+
+const ratio = (side: Side, unit: Side, key: 'serverCpu' | 'postgresCpu') =>
+  (side.cost[key] / side.attempts / (unit.cost[key] / unit.attempts)).toFixed(1);
+
+/**
+ * The floor in units of the bare endpoint's, and the app in units of the floor's: what no code keeping the
+ * rules can go below on this host, and how far above it the app is (decision 009, session 18).
+ */
+function floorLine(app: Side, bare: Side, floor: Side): string {
+  const postgres = floor.cost.postgresCpu / floor.attempts;
+  return `  floor: PostgreSQL ${postgres.toFixed(2)} ms per attempt, ${ratio(floor, bare, 'postgresCpu')}× the bare endpoint; app ÷ floor: ${ratio(app, floor, 'postgresCpu')}× PostgreSQL`;
 }
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -536,38 +576,56 @@ async function main(): Promise<void> {
         `${ROUNDS} rushes per side after ${WARMUPS} warm-up${WARMUPS === 1 ? '' : 's'} each, app log level ${LOG_LEVEL} (setup ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
         `${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)})`,
     );
-    const app = await startServer('app', databaseUrl);
+    const app = await startServer('app', databaseUrl, evening.schoolId);
     servers.push(app);
-    const bare = await startServer('bare', databaseUrl);
+    const bare = await startServer('bare', databaseUrl, evening.schoolId);
     servers.push(bare);
-    const targets = { app: appTarget(app.port), bare: bareTarget(bare.port) };
+    const floor = FLOOR ? await startServer('floor', databaseUrl, evening.schoolId) : undefined;
+    if (floor) servers.push(floor);
+    const targets = [
+      { server: app, target: appTarget(app.port), side: emptySide() },
+      { server: bare, target: bareTarget(bare.port), side: emptySide() },
+      ...(floor ? [{ server: floor, target: floorTarget(floor.port), side: emptySide() }] : []),
+    ];
+    // Each rush starts from an empty evening; the floor forgets the slots it saw full as the app does
+    // when the database announces the places freed.
+    const resetAll = async () => {
+      await reset(db, evening);
+      await floor?.ask({ type: 'forget' }, 'forgot');
+    };
 
     // Warm-up: unmeasured rushes on each side (JIT, pools, plans, kept sessions).
     for (let round = 0; round < WARMUPS; round++) {
-      for (const target of [targets.app, targets.bare]) {
+      for (const { target } of targets) {
         await rush(target, evening);
-        await reset(db, evening);
+        await resetAll();
       }
     }
     // Then the measured rushes, alternating, each from an empty evening.
-    const sides = { app: emptySide(), bare: emptySide() };
     for (let round = 0; round < ROUNDS; round++) {
-      const onApp = await measured(app, targets.app, evening, name);
-      add(sides.app, onApp.round, await checkApp(db, evening, onApp.round), onApp.cost);
-      await reset(db, evening);
-      const onBare = await measured(bare, targets.bare, evening, name);
-      add(sides.bare, onBare.round, await checkBare(db, onBare.round), onBare.cost);
-      await reset(db, evening);
+      for (const { server, target, side } of targets) {
+        const on = await measured(server, target, evening, name);
+        const check =
+          target.kind === 'bare' ? await checkBare(db, on.round) : await checkApp(db, evening, on.round);
+        add(side, on.round, check, on.cost);
+        await resetAll();
+      }
     }
+    const [onApp, onBare, onFloor] = targets;
+    if (!onApp || !onBare) throw new Error('no app or bare side');
+    const sides = { app: onApp.side, bare: onBare.side, floor: onFloor?.side };
 
-    const ratio = rate(sides.app) / rate(sides.bare);
+    const throughput = rate(sides.app) / rate(sides.bare);
     const p99 = p(sides.app, 99);
     console.log(line('app', sides.app));
     console.log(line('bare', sides.bare));
-    console.log(`app/bare throughput ${ratio.toFixed(2)}`);
+    if (sides.floor) console.log(line('floor', sides.floor));
+    console.log(`app/bare throughput ${throughput.toFixed(2)}`);
     console.log(costLine('app', sides.app));
     console.log(costLine('bare', sides.bare));
+    if (sides.floor) console.log(costLine('floor', sides.floor));
     console.log(ratioLine(sides.app, sides.bare));
+    if (sides.floor) console.log(floorLine(sides.app, sides.bare, sides.floor));
     if (sides.app.noGrid > 0) sides.app.problems.push(`${sides.app.noGrid} app 409s without the fresh grid`);
     const serverCpu = sides.app.cost.serverCpu / sides.app.attempts;
     const postgresCpu = sides.app.cost.postgresCpu / sides.app.attempts;
@@ -585,8 +643,11 @@ async function main(): Promise<void> {
       ],
     ] as const;
     console.log(`goals: ${goals.map(([goal, met]) => `${goal} ${met ? 'met' : 'MISSED'}`).join(' | ')}`);
-    for (const problem of [...sides.app.problems, ...sides.bare.problems]) console.log(`problem: ${problem}`);
-    if (goals.some(([, met]) => !met) || sides.app.problems.length + sides.bare.problems.length > 0) {
+    const problems = targets.flatMap(({ target, side }) =>
+      side.problems.map((text) => `${target.kind}: ${text}`),
+    );
+    for (const problem of problems) console.log(`problem: ${problem}`);
+    if (goals.some(([, met]) => !met) || problems.length > 0) {
       process.exitCode = 1;
     }
   } finally {
@@ -599,7 +660,12 @@ async function main(): Promise<void> {
 
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt >= 0) {
-  await serve(process.argv[serveAt + 1] === 'bare' ? 'bare' : 'app', process.argv[serveAt + 2] ?? '');
+  const kind = process.argv[serveAt + 1];
+  await serve(
+    kind === 'bare' || kind === 'floor' ? kind : 'app',
+    process.argv[serveAt + 2] ?? '',
+    Number(process.argv[serveAt + 3]),
+  );
 } else {
   await main();
 }

@@ -995,7 +995,7 @@ async function main(): Promise<void> {
           flatOut(server.port, eventId, doors.slice(0, CONNECTIONS), line),
         );
         add(
-          sides[server.kind],
+          sides[server.kind === 'app' ? 'app' : 'bare'],
           tally,
           await checkAdmissions(db, eventId, tally, distinct, server.kind),
           cost,
