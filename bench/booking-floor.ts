@@ -9,7 +9,8 @@
 // - the booking row with all its constraints, indexes and foreign keys (capacity, overlaps, once per
 //   teacher, idempotency);
 // - as the app's role under row-level security, in the school's scope (decision 016);
-// - a slot this process last saw full read first without a transaction, as the app's hint does.
+// - a slot this process last saw full (a place taken or lost) read first without a transaction, as the
+//   app's hint does (full-slot-hints.ts).
 // What it leaves out costs the app PostgreSQL work too, so the floor is below anything that answers as the
 // spec asks: the answer's labels and bookings, the event's recipient list and closing time, the party's
 // children, the grid a loser gets (places only here), the push rows.
@@ -26,11 +27,12 @@ const HOLDINGS = `select true as held, b.id, b.teacher_id, b.starts_at, b.ends_a
   where s.school_id = $1 and s.event_id = $2 and s.id = $4 and s.starts_at > now()`;
 const TAKE_AND_MAIL = `with taken as (
     update slots s set booked_count = s.booked_count + 1
-    where s.school_id = $1 and s.id = $2 and s.booked_count < s.capacity returning s.id),
+    where s.school_id = $1 and s.id = $2 and s.booked_count < s.capacity
+    returning s.id, s.booked_count >= s.capacity as now_full),
   mail as (
     insert into mail_outbox (school_id, to_address, subject, text_body, html_body, attachments)
     select $1, $3, $4, $5, $6, $7::jsonb where exists (select from taken) returning id)
-  select id from taken`;
+  select id, now_full from taken`;
 const INSERT = `insert into bookings (school_id, event_id, slot_id, teacher_id, starts_at, ends_at, parent_id,
     student_id, booked_by) values ($1, $2, $3, $4, $5, $6, $7, $8, $7) returning id`;
 const COLUMN = `select id, capacity, booked_count from slots where school_id = $1 and event_id = $2
@@ -112,6 +114,7 @@ export async function serveFloor(databaseUrl: string, schoolId: number) {
             values: [schoolId, slotId, ...mail(parentId, slot)],
           })
         : { rows: [] };
+      if (taken.rows[0]?.now_full) full.add(slotId);
       if (slot && taken.rows.length > 0) {
         const inserted = await client.query({
           name: 'insert',
