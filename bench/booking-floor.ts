@@ -135,15 +135,17 @@ export async function serveFloor(databaseUrl: string, schoolId: number) {
     }
     const slot = await slotOf(eventId, slotId);
     let made: { booking_id: number | null; now_full: boolean | null } | undefined;
-    try {
-      const values = [schoolId, eventId, slotId, parentId, studentId, ...(slot ? mail(parentId, slot) : [])];
-      if (slot) made = (await pool.query({ name: 'book', text: CALL, values })).rows[0];
-    } catch (error) {
-      if ((error as { code?: string }).code !== '23P01') throw error;
+    if (slot) {
+      try {
+        const values = [schoolId, eventId, slotId, parentId, studentId, ...mail(parentId, slot)];
+        made = (await pool.query({ name: 'book', text: CALL, values })).rows[0];
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23P01') throw error; // an overlap: a 409 like a full slot
+      }
     }
-    if (made?.now_full) full.add(slotId);
+    // A place taken that filled the slot, or a booking refused, leaves the slot seen full.
+    if (!made?.booking_id || made.now_full) full.add(slotId);
     if (made?.booking_id) return { id: made.booking_id };
-    full.add(slotId);
     return reply.code(409).send({ places: await column(eventId, slotId) });
   });
   return {

@@ -11,9 +11,10 @@
 // (booking-floor.ts): the least PostgreSQL work a booking that keeps decision 009's rules needs, written
 // bare, so the app's distance from it shows on any host (decision 009, session 18).
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
-// is missed. The app and the bare endpoint each run in a child process of this script (the load generator
-// stays here), the bare endpoint with a pool of 20 and the app with its own (decision 027); the app runs as
-// main.ts runs it (logger at LOG_LEVEL, default info, written to /dev/null here). Knobs: BENCH_CONNECTIONS
+// is missed. The app, the bare endpoint and the floor each run in a child process of this script (the load
+// generator stays here), the bare endpoint with a pool of 20, the app and the floor with the app's (decision
+// 027); the app runs as main.ts runs it (logger at LOG_LEVEL, default info, written to /dev/null here).
+// Knobs: BENCH_CONNECTIONS
 // (concurrent clients, 50), BENCH_ROUNDS (measured rushes per side, 3), BENCH_WARMUPS (unmeasured rushes
 // per side before them, 3), BENCH_LOG_LEVEL (info),
 // BENCH_PROFILE=1 (count the SQL statements per request), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the
