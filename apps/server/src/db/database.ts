@@ -203,38 +203,73 @@ const PREPARED_MAX = 2000;
 const prepared = new Map<string, string>();
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
+/**
+ * Marks a transaction's last statement (a leading comment, so any database runs it as it is): against
+ * PostgreSQL its COMMIT goes with it, in the same write and before the same Sync, one round trip instead of
+ * two (issue 14). The statement must fail by itself when the change must not commit (a conditional UPDATE
+ * that finds no room raises, migration 022), and nothing after it may fail: the transaction's own COMMIT,
+ * or a ROLLBACK, is then not sent. Should the statement fail, the COMMIT is skipped with it and the
+ * transaction rolls back as usual.
+ */
+export const AND_COMMIT = '/* and commit */ ';
+
 /** What pg's Connection offers a query being submitted (not in @types/pg). */
 type WireConnection = {
   parse(message: { text: string; name: string; types: unknown[] }): void;
   bind(message: { portal: string; statement: string; values: unknown[] }): void;
-  execute(message: { portal: string; rows: number }): void;
+  execute(message: { portal: string; rows: number | undefined }): void;
+  sync(): void;
 };
 type CommandHandler = (message: unknown, connection: WireConnection) => void;
 type PgQueryInternals = {
   prepare(connection: WireConnection): void;
+  _getRows(connection: WireConnection, rows: number | undefined): void;
   handleCommandComplete: CommandHandler;
 };
 const pgQuery = pg.Query.prototype as unknown as PgQueryInternals;
 
+/** An unnamed statement without parameters or rows (BEGIN, COMMIT), its messages only. */
+function sendBare(connection: WireConnection, text: string): void {
+  connection.parse({ text, name: '', types: [] });
+  connection.bind({ portal: '', statement: '', values: [] });
+  connection.execute({ portal: '', rows: 0 });
+}
+
 /**
- * A named statement whose messages are preceded, in the same write and before the same Sync, by an
- * unnamed BEGIN: the transaction opens with the statement that begins its work, one round trip instead of
- * two. BEGIN's completion is not a result of the statement's, so it is passed over.
+ * A named statement sent in one write with the transaction's BEGIN before it, its COMMIT after it, or
+ * both, before a single Sync: their completions are not the statement's result, so they are passed over.
+ * Should a statement fail, PostgreSQL skips what follows it up to the Sync.
  */
-class BeginThenQuery extends pg.Query {
-  #begun = false;
+class PipelinedQuery extends pg.Query {
+  #begin = false;
+  #commit = false;
+  #completes = 0;
+  static of(
+    config: { name: string; text: string; values: unknown[] },
+    around: { begin: boolean; commit: boolean },
+    callback: (error: Error | undefined, result: unknown) => void,
+  ): PipelinedQuery {
+    const query = new PipelinedQuery(config, undefined, callback);
+    query.#begin = around.begin;
+    query.#commit = around.commit;
+    return query;
+  }
   prepare(connection: WireConnection): void {
-    connection.parse({ text: 'begin', name: '', types: [] });
-    connection.bind({ portal: '', statement: '', values: [] });
-    connection.execute({ portal: '', rows: 0 });
+    if (this.#begin) sendBare(connection, 'begin');
     pgQuery.prepare.call(this, connection);
   }
-  handleCommandComplete(message: unknown, connection: WireConnection): void {
-    if (!this.#begun) {
-      this.#begun = true;
+  _getRows(connection: WireConnection, rows: number | undefined): void {
+    if (!this.#commit || rows) {
+      pgQuery._getRows.call(this, connection, rows);
       return;
     }
-    pgQuery.handleCommandComplete.call(this, message, connection);
+    connection.execute({ portal: (this as unknown as { portal: string }).portal, rows });
+    sendBare(connection, 'commit');
+    connection.sync();
+  }
+  handleCommandComplete(message: unknown, connection: WireConnection): void {
+    const index = this.#completes++;
+    if (index === (this.#begin ? 1 : 0)) pgQuery.handleCommandComplete.call(this, message, connection);
   }
 }
 
@@ -248,14 +283,14 @@ const unsent = (command: string) => Promise.resolve({ command, rowCount: null, r
  * make new ones), statements go unnamed. Migrations run before any request, so no cached plan outlives
  * a schema change within a process.
  *
- * A transaction's BEGIN is held back and sent with its first statement (BeginThenQuery): every
- * transaction saves a round trip, which costs both processes CPU (issue 14). One that sends nothing
- * before its COMMIT or ROLLBACK sends nothing at all.
+ * A transaction's BEGIN is held back and sent with its first statement, and its COMMIT goes with the
+ * statement marked AND_COMMIT (PipelinedQuery): each saves a round trip, which costs both processes CPU
+ * (issue 14). A transaction that sends nothing before its COMMIT or ROLLBACK sends nothing at all.
  */
 function withPreparedStatements(pool: pg.Pool): pg.Pool {
   const nameOf = (text: string): string | undefined => {
     let name = prepared.get(text);
-    if (!name && prepared.size < PREPARED_MAX && DATA_STATEMENT.test(text)) {
+    if (!name && prepared.size < PREPARED_MAX && DATA_STATEMENT.test(text.replace(AND_COMMIT, ''))) {
       name = `k${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       prepared.set(text, name);
     }
@@ -263,29 +298,40 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
   };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    let beginHeld = false;
+    // No transaction; its BEGIN held back; begun; or ended by the COMMIT sent with its last statement.
+    let transaction: 'none' | 'held' | 'open' | 'committed' = 'none';
     const send = (text: unknown, rest: unknown[]) => {
       const name = typeof text === 'string' ? nameOf(text) : undefined;
       return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
     };
     Object.assign(client, {
       query: (text: unknown, ...rest: unknown[]) => {
-        if (text === 'begin' && !beginHeld) {
-          beginHeld = true;
+        if (text === 'begin' && transaction === 'none') {
+          transaction = 'held';
           return unsent('BEGIN');
         }
-        if (!beginHeld) return send(text, rest);
-        beginHeld = false;
-        if (text === 'commit') return unsent('COMMIT');
-        if (text === 'rollback') return unsent('ROLLBACK');
+        if (text === 'commit' || text === 'rollback') {
+          const sent = transaction === 'open';
+          transaction = 'none';
+          return sent ? send(text, rest) : unsent(text.toUpperCase());
+        }
+        if (transaction === 'committed')
+          return Promise.reject(new Error('A statement after the one its transaction committed with.'));
+        if (transaction === 'none') return send(text, rest);
         const name = typeof text === 'string' ? nameOf(text) : undefined;
-        if (!name) return query('begin').then(() => send(text, rest));
+        const begin = transaction === 'held';
+        transaction = 'open';
+        if (!name) return begin ? query('begin').then(() => send(text, rest)) : send(text, rest);
+        const commit = (text as string).startsWith(AND_COMMIT);
+        if (!begin && !commit) return send(text, rest);
         const values = Array.isArray(rest[0]) ? rest[0] : [];
         return new Promise((resolve, reject) => {
           query(
-            new BeginThenQuery({ name, text: text as string, values }, undefined, (error, result) =>
-              error ? reject(error) : resolve(result),
-            ),
+            PipelinedQuery.of({ name, text: text as string, values }, { begin, commit }, (error, result) => {
+              if (error) return reject(error);
+              if (commit) transaction = 'committed';
+              resolve(result);
+            }),
           );
         });
       },

@@ -20,6 +20,7 @@ import * as sessionChanges from './migrations/018-session-changes';
 import * as slotFreed from './migrations/019-slot-freed';
 import * as slotLabels from './migrations/020-slot-labels';
 import * as eventVersions from './migrations/021-event-versions';
+import * as bookingInFewerTrips from './migrations/022-booking-in-fewer-trips';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '019-slot-freed': slotFreed,
   '020-slot-labels': slotLabels,
   '021-event-versions': eventVersions,
+  '022-booking-in-fewer-trips': bookingInFewerTrips,
 };
 
 const migratorOf = (

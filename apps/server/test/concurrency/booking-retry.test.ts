@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BOOKING_TEXT } from '@parley/domain/booking';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -27,6 +28,18 @@ describe.runIf(process.env.TEST_DB === 'pg')('a booking that PostgreSQL picks as
     await t?.close();
   });
 
+  /** Until the booking in flight waits for a lock (the slot that `other` holds). */
+  async function untilTheBookingWaits() {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await other.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database()
+           and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+      );
+      if (rows[0].n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   it('is run again inside the app: the family gets its 200, never a 503', async () => {
     const page = await bookingPage(e, e.parent.token, e.code);
     const slotId = freeSlots(page.grid, e.teachers[0]?.id ?? 0)[0] ?? 0;
@@ -37,15 +50,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('a booking that PostgreSQL picks as
       items: [{ slotId, studentId: e.children[0]?.id, subjectId: e.subjects[0] }],
       idempotencyKey: randomUUID(),
     });
-    // Wait until the booking waits for the slot (it holds the family's row by then).
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await other.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database()
-           and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-      );
-      if (rows[0].n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilTheBookingWaits(); // it holds the family's row by then
     // Now ask for the family's row: a cycle. PostgreSQL aborts the booking (40P01) after its 1 s.
     await other.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [e.parent.id]);
     await other.query('COMMIT');
@@ -58,5 +63,42 @@ describe.runIf(process.env.TEST_DB === 'pg')('a booking that PostgreSQL picks as
       .where('status', '=', 'booked')
       .execute();
     expect(live).toHaveLength(1);
+  }, 30_000);
+
+  it('loses at its last statement when the place went meanwhile: 409, and nothing of it stays or is mailed', async () => {
+    const page = await bookingPage(e, e.parent.token, e.code);
+    // Another teacher, and not at the time the family booked above.
+    const [, , slotId = 0, , next = 0] = freeSlots(page.grid, e.teachers[1]?.id ?? 0);
+    const outbox = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from mail_outbox`.execute(t.db)).rows[0]?.n;
+    const mailsBefore = await outbox();
+    // The booking reads the slot free, then waits for it at the UPDATE that takes the place, which commits
+    // the change with it; meanwhile the place goes.
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM slots WHERE id = $1 FOR UPDATE', [slotId]);
+    const booking = e.http.post(`events/update-slot-for-booking?id=${e.eventId}`, e.parent.token, {
+      items: [{ slotId, studentId: e.children[0]?.id, subjectId: e.subjects[0] }],
+      idempotencyKey: randomUUID(),
+    });
+    await untilTheBookingWaits();
+    await other.query('UPDATE slots SET booked_count = capacity WHERE id = $1', [slotId]);
+    await other.query('COMMIT');
+    const response = await booking;
+    expect(response.statusCode, response.body).toBe(409);
+    expect(response.json().message).toBe(BOOKING_TEXT.slotTaken);
+    const mine = await t.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('slot_id', '=', slotId)
+      .where('parent_id', '=', e.parent.id)
+      .execute();
+    expect(mine).toEqual([]);
+    expect(await outbox()).toBe(mailsBefore);
+    // The connection that carried it is fine: the family books another slot.
+    const again = await e.http.post(`events/update-slot-for-booking?id=${e.eventId}`, e.parent.token, {
+      items: [{ slotId: next, studentId: e.children[0]?.id, subjectId: e.subjects[0] }],
+      idempotencyKey: randomUUID(),
+    });
+    expect(again.statusCode, again.body).toBe(200);
   }, 30_000);
 });

@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { Db } from '../../src/db/database';
+import { AND_COMMIT, type Db } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
 import { withDatabase } from '../global-setup';
 import { createTestDb, type TestDb } from '../test-db';
 
 // Transactions as the app runs them (db/database.ts): on PostgreSQL a transaction's BEGIN is held back and
-// sent with its first statement, in one round trip. It must still be a transaction from its first
-// statement on: what that statement locks or writes is held until COMMIT and undone by ROLLBACK.
+// sent with its first statement, in one round trip, and its COMMIT goes with a statement marked AND_COMMIT.
+// It must still be a transaction from its first statement on: what that statement locks or writes is held
+// until COMMIT and undone by ROLLBACK, and a marked statement that fails takes the whole change with it.
 
 const sends: unknown[] = [];
 let testDb: TestDb;
@@ -34,10 +35,23 @@ afterAll(async () => {
   await testDb?.close();
 });
 
+/**
+ * What was handed to pg since `sends` was emptied: a text, or the kind of query object. A connection
+ * switched into the owner's scope first says so (db/scope.ts): not part of it.
+ */
+const sent = () =>
+  sends
+    .filter((item) => !JSON.stringify(item).includes('set_config'))
+    .map((item) =>
+      typeof item === 'string' ? item : (item as { constructor: { name: string } }).constructor.name,
+    );
+
 const readN = async () =>
   (await asOwner(() => sql<{ n: number }>`select n from tx_probe where id = 1`.execute(db))).rows[0]?.n;
 const bump = (trx: Db, by: number) =>
   sql`update tx_probe set n = n + ${by} where id = 1 returning n`.execute(trx);
+const bumpAndCommit = (trx: Db, by: number) =>
+  sql`${sql.raw(AND_COMMIT)}update tx_probe set n = n + ${by} where id = 1 returning n`.execute(trx);
 
 describe('transactions', () => {
   it('commit what their statements wrote, the first included', async () => {
@@ -64,13 +78,16 @@ describe('transactions', () => {
     expect(await readN()).toBe(before);
   });
 
-  it('undo everything when a later statement fails, and leave the connection usable', async () => {
+  it.each([
+    ['a later statement', bump],
+    ['the statement marked AND_COMMIT', bumpAndCommit],
+  ])('undo everything when %s fails, and leave the connection usable', async (_, last) => {
     const before = await readN();
     await expect(
       asOwner(() =>
         db.transaction().execute(async (trx) => {
           await bump(trx, 1);
-          await bump(trx, -1000); // the CHECK refuses it
+          await last(trx, -1000); // the CHECK refuses it
         }),
       ),
     ).rejects.toMatchObject({ code: '23514' });
@@ -81,13 +98,29 @@ describe('transactions', () => {
 
   it('fail as a whole when the first statement fails, and leave the connection usable', async () => {
     const before = await readN();
-    await expect(asOwner(() => db.transaction().execute((trx) => bump(trx, -1000)))).rejects.toMatchObject({
-      code: '23514',
-    });
+    for (const first of [bump, bumpAndCommit])
+      await expect(asOwner(() => db.transaction().execute((trx) => first(trx, -1000)))).rejects.toMatchObject(
+        { code: '23514' },
+      );
     await expect(
       asOwner(() => db.transaction().execute((trx) => sql`select * from no_such_table`.execute(trx))),
     ).rejects.toMatchObject({ code: '42P01' });
     expect(await readN()).toBe(before);
+  });
+
+  it('commit with a statement marked AND_COMMIT, which answers as it would alone', async () => {
+    const before = (await readN()) ?? 0;
+    const result = await asOwner(() =>
+      db.transaction().execute(async (trx) => {
+        await bump(trx, 1);
+        return bumpAndCommit(trx, 2);
+      }),
+    );
+    expect(result.rows).toEqual([{ n: before + 3 }]);
+    expect(await readN()).toBe(before + 3);
+    // The transaction's first statement may be its last.
+    await asOwner(() => db.transaction().execute((trx) => bumpAndCommit(trx, 1)));
+    expect(await readN()).toBe(before + 4);
   });
 
   it('may run no statement at all', async () => {
@@ -132,24 +165,39 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     }
   });
 
-  it('sends its BEGIN with its first statement: one round trip fewer', async () => {
+  /** What a transaction of two statements hands to pg, the second one `last`. */
+  async function sentBy(last: typeof bump) {
     sends.length = 0;
     await asOwner(() =>
       db.transaction().execute(async (trx) => {
         await bump(trx, 1);
-        await bump(trx, 1);
+        await last(trx, 1);
       }),
     );
-    // A connection switched into the owner's scope first says so (db/scope.ts): not part of the count.
-    const texts = sends
-      .filter((sent) => !JSON.stringify(sent).includes('set_config'))
-      .map((sent) =>
-        typeof sent === 'string' ? sent : (sent as { constructor: { name: string } }).constructor.name,
-      );
+    return sent();
+  }
+
+  it('sends its BEGIN with its first statement: one round trip fewer', async () => {
+    const texts = await sentBy(bump);
     expect(texts).not.toContain('begin');
-    expect(texts.filter((text) => text === 'BeginThenQuery')).toHaveLength(1);
+    expect(texts.filter((text) => text === 'PipelinedQuery')).toHaveLength(1);
     expect(texts.at(-1)).toBe('commit');
     expect(texts).toHaveLength(3);
+  });
+
+  it('sends its COMMIT with the statement marked AND_COMMIT, and nothing after it', async () => {
+    expect(await sentBy(bumpAndCommit)).toEqual(['PipelinedQuery', 'PipelinedQuery']);
+    // Still a transaction until then: a statement after the COMMIT is refused, not run on its own.
+    const before = await readN();
+    await expect(
+      asOwner(() =>
+        db.transaction().execute(async (trx) => {
+          await bumpAndCommit(trx, 1);
+          await bump(trx, 1);
+        }),
+      ),
+    ).rejects.toThrow('A statement after the one its transaction committed with.');
+    expect(await readN()).toBe((before ?? 0) + 1);
   });
 });
 

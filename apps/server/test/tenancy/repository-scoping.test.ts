@@ -209,9 +209,9 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       peekEventAndParty: {
         read: ({ db, s, o }) => booking.peekEventAndParty(db, s.schoolId, o.eventId, parentOf(o), [o.slotId]),
       },
-      lockEventAndParty: {
+      openChange: {
         read: ({ db, s, o }) =>
-          booking.lockEventAndParty(db, s.schoolId, o.eventId, parentOf(o), [o.slotId, o.freeSlotId]),
+          booking.openChange(db, s.schoolId, o.eventId, parentOf(o), null, [o.slotId, o.freeSlotId]),
       },
       lockParty: { read: ({ db, s, o }) => booking.lockParty(db, s.schoolId, o.parent.id) },
       findEventLink: { noSchool: 'by the personal link’s token, which names its school' },
@@ -239,10 +239,6 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       partyBookings: {
         read: ({ db, s, o }) => booking.partyBookings(db, s.schoolId, o.eventId, parentOf(o)),
       },
-      partyHoldingsAndSlots: {
-        read: ({ db, s, o }) =>
-          booking.partyHoldingsAndSlots(db, s.schoolId, o.eventId, parentOf(o), null, [o.freeSlotId]),
-      },
       bookingsById: {
         read: ({ db, s, o }) => booking.bookingsById(db, s.schoolId, o.eventId, [o.bookingId]),
       },
@@ -258,6 +254,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
             [{ slotId: o.freeSlotId, count: 1 }],
             someMessages(o),
           ),
+        refused: 'another school’s slot has no place to take: the statement fails as the CHECK would',
       },
       releasePlaces: {
         write: ({ db, s, o }) =>

@@ -1,6 +1,6 @@
 import { type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
-import type { Db } from '../../db/database';
+import { AND_COMMIT, type Db } from '../../db/database';
 import type { BookingStatus } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { messageCtes, messageParameters, type OutgoingMessages } from '../../mail/messages.repository';
@@ -97,58 +97,35 @@ const fullSlotsOf = (kind: Kind, asked: Asked, eventId: RawBuilder<unknown>) =>
     and s.event_id = ${eventId} and s.booked_count >= s.capacity
     and not exists (select 1 from bookings b where b.slot_id = s.id and b.status = 'booked' and ${heldBy(kind)})`;
 
-function lockQuery(
-  db: Db,
-  kind: Kind,
-  schoolId: number,
-  eventId: number,
-  userId: number,
-  asked: Asked,
-  locking = true,
-) {
-  const full = sql<number[]>`array(${fullSlotsOf(kind, asked, sql`e.id`)})`;
-  return db
+// Before any transaction, what parley_booking_open reads under its locks about the event and the party
+// (migration 022), read without locks and with the lost race's answer (lostRaceSelections): a request that
+// has lost (a slot asked for is already full) ends with it, in one statement and no transaction. It runs
+// only when a slot asked for was last seen full (full-slot-hints.ts): the answer's plan is set up on every
+// execution, used or not, and setting up a plan costs more than running it.
+const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
+  db
     .selectFrom('events as e')
     .innerJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.school_id', '=', schoolId))
     .select([
       'e.version',
-      'u.email as party_email',
-      'u.first_name as party_first_name',
-      'u.settings as party_settings',
-      sql<number[]>`array(select ps.student_id from parent_students ps where ps.parent_id = u.id)`.as(
-        'party_children',
-      ),
-      sql<
-        number[]
-      >`array(select ps.parent_id from parent_students ps where ps.school_id = e.school_id and ps.student_id = u.id)`.as(
-        'party_parents',
-      ),
-      full.as('full_slots'),
+      'u.email',
+      'u.first_name',
+      'u.settings',
+      sql<number[]>`array(select ps.student_id from parent_students ps where ps.school_id = e.school_id
+        and ps.parent_id = u.id)`.as('children'),
+      sql<number[]>`array(select ps.parent_id from parent_students ps where ps.school_id = e.school_id
+        and ps.student_id = u.id)`.as('parents'),
+      sql<number[]>`array(${fullSlotsOf(kind, asked, sql`e.id`)})`.as('full_slots'),
+      ...lostRaceSelections(db, kind, schoolId, eventId, userId, asked),
     ])
     .where('e.school_id', '=', schoolId)
-    .where('e.id', '=', eventId)
-    .$if(locking, (qb) => qb.modifyEnd(sql`for share of e for no key update of u`));
-}
-
-// Every booking that gets past the peek runs it.
-const lock = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
-  lockQuery(db, kind, schoolId, eventId, userId, asked),
-);
-
-// Before any transaction, the same read without locks and with the lost race's answer (lostRaceSelections):
-// a request that has lost (a slot asked for is already full) ends with it, in one statement and no
-// transaction. It runs only when a slot asked for was last seen full (full-slot-hints.ts): the answer's
-// plan is set up on every execution, used or not, and setting up a plan costs more than running it.
-const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
-  lockQuery(db, kind, schoolId, eventId, userId, asked, false).select(
-    lostRaceSelections(db, kind, schoolId, eventId, userId, asked),
-  ),
+    .where('e.id', '=', eventId),
 );
 
 /**
- * The booking lock's read without its locks (what runChange checks before it books), with the answer a
- * lost race gets. Its full slots are only a hint, like the lock's: the conditional UPDATE that takes the
- * place is the rule.
+ * What runChange checks a change against before it books (what openChange reads of the party), read
+ * without locks, with the answer a lost race gets. Its full slots are only a hint, like openChange's: the
+ * conditional UPDATE that takes the place is the rule.
  */
 export async function peekEventAndParty(
   db: Db,
@@ -159,50 +136,113 @@ export async function peekEventAndParty(
 ) {
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
   if (!row) return undefined;
-  const { places, holds_bookings, ...locked } = row;
-  return { ...splitLocked(locked), lostRace: lostRacePlacesOf({ places, holds_bookings }) };
+  const { places, holds_bookings, ...read } = row;
+  return { ...partyRead(read), lostRace: lostRacePlacesOf({ places, holds_bookings }) };
 }
 
+/** The event's version, the party (the family a change mails and checks) and the full slots asked for. */
+type PartyReadRow = {
+  version: number;
+  email: string;
+  first_name: string;
+  settings: Record<string, Record<string, unknown>>;
+  children: number[];
+  parents: number[];
+  full_slots: number[];
+};
+
+function partyRead(row: PartyReadRow) {
+  const { version, email, first_name, settings, children, parents, full_slots } = row;
+  return { version, family: { email, first_name, settings, children, parents }, fullSlots: full_slots };
+}
+
+export type PartyRow = ReturnType<typeof partyRead>['family'];
+
+export type HoldingRow = {
+  id: number;
+  slot_id: number | null;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  student_id: number | null;
+  status: BookingStatus;
+  idempotency_key: string | null;
+  guests: number;
+};
+
+export type EventSlotRow = {
+  id: number;
+  teacher_id: number | null;
+  starts_at: Date;
+  ends_at: Date;
+  capacity: number;
+  booked_count: number;
+};
+
+type OpenRow = PartyReadRow &
+  HoldingRow & { row_kind: 'party' | 'held' | 'slot'; capacity: number; booked_count: number };
+
 /**
- * The event share-locked (bookings of one event run together; a section edit, FOR NO KEY UPDATE, waits
- * for them and they for it) and the booking party's row locked, in one statement. The party lock makes one
- * family's changes take turns, so what they already hold (siblings sharing a slot, the travel gap, a
- * child's limit) is read consistently; capacity and overlaps are the database's whatever the order. With
- * it come the event's version (what the process keeps about the event is checked against it:
- * event-contexts.ts), the family's children and parents, and their address and settings for the
- * confirmation mail.
+ * Opens a booking change, inside its transaction, in one call (parley_booking_open, migration 022): the
+ * event share-locked (bookings of one event run together; a section edit, FOR NO KEY UPDATE, waits for
+ * them and they for it) and the booking party's row locked, then, under those locks, the event's version
+ * (what the process keeps about the event is checked against it: event-contexts.ts), the family (children,
+ * parents, address and settings for the mail), the slots asked for that are full, what the party holds in
+ * the event (live bookings, and any this idempotency key already made) and the slots asked for still to
+ * come, unlocked (takePlacesAndSend takes their places). The party lock makes one family's changes take
+ * turns, so what they hold (siblings sharing a slot, the travel gap, a child's limit) is read
+ * consistently; capacity and overlaps are the database's whatever the order. Undefined when the event or
+ * the party is not the school's.
  */
-export async function lockEventAndParty(
+export async function openChange(
   db: Db,
   schoolId: number,
   eventId: number,
   party: { userId: number; parentId: number | null },
+  key: string | null,
   slotIds: number[],
 ) {
-  const [row] = await lock(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
-  return row && splitLocked(row);
-}
-
-type LockedRow = Awaited<ReturnType<typeof lock>>[number];
-
-function splitLocked(row: LockedRow) {
-  const {
-    version,
-    party_email,
-    party_first_name,
-    party_settings,
-    party_children,
-    party_parents,
-    full_slots,
-  } = row;
-  const family = {
-    email: party_email,
-    first_name: party_first_name,
-    settings: party_settings,
-    children: party_children,
-    parents: party_parents,
-  };
-  return { version, family, fullSlots: full_slots };
+  const { rows } = await db.executeQuery<OpenRow>(
+    CompiledQuery.raw('select * from parley_booking_open($1, $2, $3, $4, $5::int[], $6)', [
+      schoolId,
+      eventId,
+      party.userId,
+      kindOf(party) === 'parent',
+      slotIds,
+      key,
+    ]),
+  );
+  const read = rows.find((row) => row.row_kind === 'party');
+  if (!read) return undefined;
+  const holdings: HoldingRow[] = [];
+  const slots: EventSlotRow[] = [];
+  for (const row of rows) {
+    const { id, slot_id, teacher_id, starts_at, ends_at } = row;
+    if (row.row_kind === 'party') continue;
+    if (row.row_kind === 'held') {
+      const { student_id, status, idempotency_key, guests } = row;
+      holdings.push({
+        id,
+        slot_id,
+        teacher_id,
+        starts_at,
+        ends_at,
+        student_id,
+        status,
+        idempotency_key,
+        guests,
+      });
+    } else
+      slots.push({
+        id,
+        teacher_id,
+        starts_at,
+        ends_at,
+        capacity: row.capacity,
+        booked_count: row.booked_count,
+      });
+  }
+  return { ...partyRead(read), holdings, slots };
 }
 
 /**
@@ -222,8 +262,6 @@ export async function eventContext(db: Db, schoolId: number, eventId: number) {
   const { recipient_ids, ...event } = row;
   return { event, recipientIds: recipient_ids };
 }
-
-export type PartyRow = NonNullable<Awaited<ReturnType<typeof lockEventAndParty>>>['family'];
 
 /** The party's row alone, locked the same way (an admin confirming a booking). */
 export function lockParty(db: Db, schoolId: number, userId: number) {
@@ -561,77 +599,6 @@ export function partyBookings(
   return partyBookingsQuery(db, schoolId, eventId, party, options).execute();
 }
 
-export type HoldingRow = {
-  id: number;
-  slot_id: number | null;
-  teacher_id: number | null;
-  starts_at: Date;
-  ends_at: Date;
-  student_id: number | null;
-  status: BookingStatus;
-  idempotency_key: string | null;
-  guests: number;
-};
-
-export type EventSlotRow = {
-  id: number;
-  teacher_id: number | null;
-  starts_at: Date;
-  ends_at: Date;
-  capacity: number;
-  booked_count: number;
-};
-
-// One statement, text fixed (lists as arrays), for every booking that gets past the lock.
-const holdingsAndSlots = (kind: Kind, one: boolean) => `
-  select true as held, b.id, b.slot_id, b.teacher_id, b.starts_at, b.ends_at, b.student_id, b.status,
-    b.idempotency_key, b.guests, null::int as capacity, null::int as booked_count
-  from bookings b
-  where b.school_id = $1 and b.event_id = $2 and b.${kind === 'parent' ? 'parent_id' : 'student_id'} = $3
-    and (b.status = 'booked' or b.idempotency_key = $4)
-  union all
-  select false, s.id, s.id, s.teacher_id, s.starts_at, s.ends_at, null, null, null, 0, s.capacity, s.booked_count
-  from slots s
-  where s.school_id = $1 and s.event_id = $2 and s.starts_at > now() and s.id ${one ? '= $5' : '= any($5::int[])'}
-  order by held desc, starts_at, id`;
-const HOLDINGS_AND_SLOTS = {
-  parent: { one: holdingsAndSlots('parent', true), many: holdingsAndSlots('parent', false) },
-  student: { one: holdingsAndSlots('student', true), many: holdingsAndSlots('student', false) },
-};
-
-/**
- * What a party holds in an event (live bookings, and any booking this idempotency key already made), and
- * the event's slots still to come among those asked for, unlocked (the booking takes its place with
- * takePlaces): the booking transaction's one read after the lock, before it writes.
- */
-export async function partyHoldingsAndSlots(
-  db: Db,
-  schoolId: number,
-  eventId: number,
-  party: { parentId: number | null; studentId: number | null },
-  key: string | null,
-  slotIds: number[],
-): Promise<{ holdings: HoldingRow[]; slots: EventSlotRow[] }> {
-  const { rows } = await db.executeQuery<
-    HoldingRow & { held: boolean; capacity: number; booked_count: number }
-  >(
-    CompiledQuery.raw(HOLDINGS_AND_SLOTS[kindOf(party)][slotIds.length === 1 ? 'one' : 'many'], [
-      schoolId,
-      eventId,
-      party.parentId ?? party.studentId ?? 0,
-      key ?? '',
-      slotIds.length === 1 ? slotIds[0] : slotIds,
-    ]),
-  );
-  const holdings: HoldingRow[] = [];
-  const slots: EventSlotRow[] = [];
-  for (const { held, capacity, booked_count, ...row } of rows) {
-    if (held) holdings.push(row);
-    else slots.push({ ...row, capacity, booked_count });
-  }
-  return { holdings, slots };
-}
-
 /** Bookings with full detail by id (an admin's action on any family's booking). */
 export function bookingsById(db: Db, schoolId: number, eventId: number, bookingIds: number[]) {
   return db
@@ -670,8 +637,9 @@ async function lockInIdOrder(db: Db, table: 'slots' | 'users', schoolId: number,
 /** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
 export type Places = { slotId: number; count: number };
 
-// The change's messages are written by the same statement (one round trip fewer, issue 14): if a place
-// is missing the service throws and the transaction, messages and all, rolls back.
+// The change's messages are written by the same statement, and the transaction may commit with it (one
+// round trip fewer each, issue 14): a place missing fails the statement by itself (parley_places_missing,
+// as the CHECK would), and the change, messages and all, rolls back.
 const TAKE_PLACES = `
   with taken as (
     update slots s set booked_count = s.booked_count + v.n
@@ -679,12 +647,17 @@ const TAKE_PLACES = `
     where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
     returning s.id, s.booked_count >= s.capacity as now_full),
   ${messageCtes(1, 5)}
-  select id, now_full from taken`;
+  select id, now_full from taken
+  union all
+  select null, null where parley_places_missing((select count(*) from taken)::int, cardinality($3::int[]))`;
+const TAKE_PLACES_AND_COMMIT = AND_COMMIT + TAKE_PLACES;
 
 /**
- * Takes the places in each of the event's slots, only where they are all free: the conditional UPDATE is
- * the capacity rule (the CHECK booked_count <= capacity stands behind it). Returns the slots that had room,
- * and whether each is full now. Writes the change's messages with it.
+ * Takes the places in each of the event's slots, only where they are all free, and writes the change's
+ * messages; with `last`, the transaction commits with it, in the same round trip (AND_COMMIT: nothing may
+ * follow it). The conditional UPDATE is the capacity rule (the CHECK booked_count <= capacity stands behind
+ * it): when a slot has no room the statement fails as the CHECK would (23514, slots_booked_count) and
+ * nothing is written. Returns the slots taken from, and whether each is full now.
  */
 export async function takePlacesAndSend(
   db: Db,
@@ -692,9 +665,10 @@ export async function takePlacesAndSend(
   eventId: number,
   places: Places[],
   messages: OutgoingMessages,
+  { last = false } = {},
 ) {
   const { rows } = await db.executeQuery<{ id: number; now_full: boolean }>(
-    CompiledQuery.raw(TAKE_PLACES, [
+    CompiledQuery.raw(last ? TAKE_PLACES_AND_COMMIT : TAKE_PLACES, [
       schoolId,
       eventId,
       places.map((place) => place.slotId),

@@ -93,12 +93,13 @@ function checkItems(event: repo.BookingEventRow, items: ChangeItem[]) {
 }
 
 type Outcome = BookingResult & { replayed: boolean };
+type Opened = NonNullable<Awaited<ReturnType<typeof repo.openChange>>>;
 
 /**
- * Books and cancels for one party, inside runChange's transaction, after the event and the party are
- * locked. Statements: the party's holdings with the slots asked for (one read), [the cancellation], the
- * INSERT with the party's bookings after it (one statement), and last the conditional UPDATE taking
- * places, which writes the change's mails and pushes too.
+ * Books and cancels for one party, inside runChange's transaction, after openChange locked the event and
+ * the party and read what the party holds and the slots asked for (those it holds are left out below).
+ * Statements: [the cancellation], the INSERT with the party's bookings after it (one statement), and last
+ * the conditional UPDATE taking places, which writes the change's mails and pushes and commits.
  */
 async function applyChange(
   ctx: AppContext,
@@ -108,18 +109,10 @@ async function applyChange(
   family: repo.PartyRow,
   actorId: number,
   change: Change,
+  { holdings, slots: askedSlots }: Pick<Opened, 'holdings' | 'slots'>,
 ): Promise<Outcome> {
   const schoolId = event.school_id;
-  // One read: what the party holds and the slots asked for (those it holds are left out below).
   const asked = [...new Set(change.items.map((item) => item.slotId))];
-  const { holdings, slots: askedSlots } = await repo.partyHoldingsAndSlots(
-    trx,
-    schoolId,
-    event.id,
-    party,
-    change.idempotencyKey,
-    asked,
-  );
   const replay = change.idempotencyKey
     ? holdings.filter((b) => b.idempotency_key === change.idempotencyKey)
     : [];
@@ -262,17 +255,14 @@ async function applyChange(
     [...toRelease, ...toTake].map((d) => d.slotId),
   );
   await repo.releasePlaces(trx, schoolId, event.id, toRelease);
-  const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages);
-  // Full now: every slot asked for but those the UPDATE left with room (one it skipped had none).
+  // The transaction's last statement: it commits (a slot without room fails it, and the whole change).
+  const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages, { last: true });
   const hints = fullSlotHintsOf(ctx.db);
-  const roomLeft = new Set(taken.flatMap((slot) => (slot.now_full ? [] : [slot.id])));
-  const takenFrom = toTake.map((d) => d.slotId);
   hints.forget(toRelease.map((d) => d.slotId));
   hints.saw(
-    takenFrom,
-    takenFrom.filter((id) => !roomLeft.has(id)),
+    taken.map((slot) => slot.id),
+    taken.flatMap((slot) => (slot.now_full ? [slot.id] : [])),
   );
-  if (taken.length < toTake.length) throw conflict(BOOKING_TEXT.slotTaken);
   const message =
     created.length > 0 && cancelled.length > 0
       ? BOOKING_TEXT.changed
@@ -402,22 +392,23 @@ async function runChange(
     // A deadlock (two families' changes crossing) is retried here, not handed to the family as a 503.
     const result = await withTransactionRetry(() =>
       ctx.db.transaction().execute(async (trx) => {
-        const locked = await withContext(
-          ctx,
+        const opened = await repo.openChange(
           trx,
           booker.schoolId,
           eventId,
           party,
-          await repo.lockEventAndParty(trx, booker.schoolId, eventId, party, slotIds),
+          change.idempotencyKey,
+          slotIds,
         );
-        if (!locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
+        const locked = await withContext(ctx, trx, booker.schoolId, eventId, party, opened);
+        if (!opened || !locked || (!change.byAdmin && !bookerFor(booker, locked.event)))
           throw notFound(EVENT_TEXT.notFound);
         const { event, family } = locked;
         seen = event;
         checkChange(party, change, locked);
         hints.saw(slotIds, locked.fullSlots);
         if (locked.fullSlots.length > 0) throw conflict(BOOKING_TEXT.slotTaken);
-        return applyChange(ctx, trx, event, party, family, booker.userId, change);
+        return applyChange(ctx, trx, event, party, family, booker.userId, change, opened);
       }),
     );
     return { message: result.message, bookings: result.bookings, created: result.created };
