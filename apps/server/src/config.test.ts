@@ -23,7 +23,7 @@ describe('parseConfig', () => {
       appName: 'Parley',
       databaseUrl: undefined,
       dataDir: './data',
-      databasePoolSize: 10,
+      databasePoolSize: 5,
       smtpUrl: undefined,
       mailFrom: 'Parley <no-reply@localhost>',
       redisUrl: undefined,

@@ -21,10 +21,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /**
  * Connections per process to PostgreSQL (decision 027): few, because each busy backend competes for the
- * database server's CPUs; on the 2-CPU reference machine 10 cut PostgreSQL's CPU per booking by a fifth and
- * p99 by as much against 20. Requests wait their turn in the pool (at most connectionTimeoutMs).
+ * database server's CPUs. PostgreSQL's guidance (twice the cores, plus one) for the 2-CPU reference
+ * machine, where 5 cost PostgreSQL a sixth less CPU per booking than 10, and 10 a fifth less than 20.
+ * Requests wait their turn in the pool (at most connectionTimeoutMs).
  */
-export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_POOL_SIZE = 5;
 
 /** PostgreSQL when a URL is given, else embedded PGlite in dataDir (or in memory for ':memory:'). */
 export function openDatabase(options: {
