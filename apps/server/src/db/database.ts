@@ -221,6 +221,11 @@ type WireConnection = {
   execute(message: { portal: string; rows: number | undefined }): void;
   sync(): void;
 };
+/** The statements pg's Connection knows to be parsed, or sent to be (not in @types/pg either). */
+type PgParsed = {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+};
 type CommandHandler = (message: unknown, connection: WireConnection) => void;
 type PgQueryInternals = {
   prepare(connection: WireConnection): void;
@@ -255,16 +260,27 @@ class PipelinedQuery extends pg.Query {
     query.#commit = around.commit;
     return query;
   }
-  prepare(connection: WireConnection): void {
-    if (this.#begin) sendBare(connection, 'begin');
+  prepare(connection: WireConnection & PgParsed): void {
+    if (this.#begin) {
+      // The statement's own Parse goes first: pg takes any ParseComplete while this query runs (BEGIN's
+      // too) to mean the named statement is parsed, so a Parse that then failed would leave the connection
+      // believing in a statement PostgreSQL never made.
+      const { name, text } = this as unknown as { name: string; text: string };
+      if (connection.parsedStatements[name] === undefined) {
+        connection.parse({ text, name, types: [] });
+        connection.submittedNamedStatements[name] = text;
+      }
+      sendBare(connection, 'begin');
+    }
     pgQuery.prepare.call(this, connection);
   }
+  // Called once, at the end of prepare (these queries never page through rows).
   _getRows(connection: WireConnection, rows: number | undefined): void {
-    if (!this.#commit || rows) {
+    if (!this.#commit) {
       pgQuery._getRows.call(this, connection, rows);
       return;
     }
-    connection.execute({ portal: (this as unknown as { portal: string }).portal, rows });
+    connection.execute({ portal: (this as unknown as { portal: string }).portal, rows: undefined });
     sendBare(connection, 'commit');
     connection.sync();
   }
@@ -299,8 +315,9 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
   };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    // No transaction; its BEGIN held back; begun; or ended by the COMMIT sent with its last statement.
-    let transaction: 'none' | 'held' | 'open' | 'committed' = 'none';
+    // No transaction (or one this wrapper did not begin); its BEGIN held back; begun; its last statement
+    // sent with its COMMIT; or ended by that COMMIT.
+    let transaction: 'none' | 'held' | 'open' | 'committing' | 'committed' = 'none';
     const send = (text: unknown, rest: unknown[]) => {
       const name = typeof text === 'string' ? nameOf(text) : undefined;
       return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
@@ -312,11 +329,14 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
           return unsent('BEGIN');
         }
         if (text === 'commit' || text === 'rollback') {
-          const sent = transaction === 'open';
+          // Not sent for a transaction that never began, or that its last statement committed. Sent while
+          // that statement is in flight (a caller that did not wait for it): pg sends it after, harmless
+          // when the COMMIT went through and needed when the statement failed.
+          const sent = transaction !== 'held' && transaction !== 'committed';
           transaction = 'none';
           return sent ? send(text, rest) : unsent(text.toUpperCase());
         }
-        if (transaction === 'committed')
+        if (transaction === 'committing' || transaction === 'committed')
           return Promise.reject(new Error('A statement after the one its transaction committed with.'));
         if (transaction === 'none') return send(text, rest);
         const name = typeof text === 'string' ? nameOf(text) : undefined;
@@ -326,11 +346,18 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
         const commit = (text as string).startsWith(AND_COMMIT);
         if (!begin && !commit) return send(text, rest);
         const values = Array.isArray(rest[0]) ? rest[0] : [];
+        if (commit) transaction = 'committing';
         return new Promise((resolve, reject) => {
           query(
             PipelinedQuery.of({ name, text: text as string, values }, { begin, commit }, (error, result) => {
-              if (error) return reject(error);
-              if (commit) transaction = 'committed';
+              // Failed, the statement or its COMMIT: the transaction is rolled back as usual. (Unless the
+              // transaction has ended meanwhile: its ROLLBACK was sent.)
+              const ended = transaction !== 'committing';
+              if (error) {
+                if (commit && !ended) transaction = 'open';
+                return reject(error);
+              }
+              if (commit && !ended) transaction = 'committed';
               resolve(result);
             }),
           );

@@ -102,9 +102,11 @@ describe('transactions', () => {
       await expect(asOwner(() => db.transaction().execute((trx) => first(trx, -1000)))).rejects.toMatchObject(
         { code: '23514' },
       );
-    await expect(
-      asOwner(() => db.transaction().execute((trx) => sql`select * from no_such_table`.execute(trx))),
-    ).rejects.toMatchObject({ code: '42P01' });
+    // Twice: a statement whose Parse failed is not taken for one the connection has prepared.
+    for (let i = 0; i < 2; i++)
+      await expect(
+        asOwner(() => db.transaction().execute((trx) => sql`select * from no_such_table`.execute(trx))),
+      ).rejects.toMatchObject({ code: '42P01' });
     expect(await readN()).toBe(before);
   });
 
@@ -185,6 +187,24 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     expect(texts).toHaveLength(3);
   });
 
+  it('commits one begun otherwise (an isolation level set): its COMMIT is sent', async () => {
+    const other = new pg.Client({ connectionString: await urlOf(db) });
+    await other.connect();
+    try {
+      const n = async () => (await other.query('select n from tx_probe where id = 1')).rows[0]?.n;
+      const before = await n();
+      await asOwner(() =>
+        db
+          .transaction()
+          .setIsolationLevel('serializable')
+          .execute((trx) => bump(trx, 1)),
+      );
+      expect(await n()).toBe(before + 1);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('sends its COMMIT with the statement marked AND_COMMIT, and nothing after it', async () => {
     expect(await sentBy(bumpAndCommit)).toEqual(['PipelinedQuery', 'PipelinedQuery']);
     // Still a transaction until then: a statement after the COMMIT is refused, not run on its own.
@@ -198,6 +218,12 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
       ),
     ).rejects.toThrow('A statement after the one its transaction committed with.');
     expect(await readN()).toBe((before ?? 0) + 1);
+    // Nor one sent while it is in flight; and the connection is fine afterwards.
+    await expect(
+      asOwner(() => db.transaction().execute((trx) => Promise.all([bumpAndCommit(trx, 1), bump(trx, 1)]))),
+    ).rejects.toThrow('A statement after the one its transaction committed with.');
+    await asOwner(() => db.transaction().execute((trx) => bump(trx, 1)));
+    expect(await readN()).toBe((before ?? 0) + 3);
   });
 });
 

@@ -242,6 +242,8 @@ export async function openChange(
         booked_count: row.booked_count,
       });
   }
+  // In time order, whatever order the function's branches come back in.
+  holdings.sort((x, y) => x.starts_at.getTime() - y.starts_at.getTime() || x.id - y.id);
   return { ...partyRead(read), holdings, slots };
 }
 
