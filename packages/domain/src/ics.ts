@@ -1,4 +1,4 @@
-import { instantToLocal, isValidTimeZone, localToInstant } from './time-zone';
+import { instantToLocal, isValidTimeZone, localToInstant, offsetMinutesAt } from './time-zone';
 
 // RFC 5545 calendar files attached to booking mails.
 //
@@ -128,8 +128,23 @@ function timeZoneLines(timeZone: string, tzid: string, entries: Array<{ startsAt
       years.add(Number(instantToLocal(instant, timeZone).date.slice(0, 4)));
     }
   }
-  // Runs of consecutive years: the offset on 1 January of each run, then every change in the run.
   const sorted = [...years].sort((a, b) => a - b);
+  // The same zone and years give the same lines (a booking's mail is written for every booking).
+  const key = `${tzid}|${timeZone}|${sorted.join(',')}`;
+  let lines = zoneBlocks.get(key);
+  if (!lines) {
+    lines = zoneBlock(timeZone, tzid, sorted);
+    if (zoneBlocks.size >= ZONE_YEARS_KEPT) zoneBlocks.clear();
+    zoneBlocks.set(key, lines);
+  }
+  return lines;
+}
+
+const zoneBlocks = new Map<string, string[]>();
+
+/** The VTIMEZONE of the years given (ascending). */
+function zoneBlock(timeZone: string, tzid: string, sorted: number[]): string[] {
+  // Runs of consecutive years: the offset on 1 January of each run, then every change in the run.
   const observances: Observance[] = [];
   sorted.forEach((year, index) => {
     const { start, offset, changes } = yearOfZone(timeZone, year);
@@ -220,7 +235,7 @@ function yearStart(year: number, timeZone: string): number {
 
 /** Local minus UTC in minutes (may hold seconds, for old local mean times). */
 function offsetAt(ms: number, timeZone: string): number {
-  return instantToLocal(new Date(ms), timeZone).offsetMinutes;
+  return offsetMinutesAt(new Date(ms), timeZone);
 }
 
 // ── values and lines ─────────────────────────────────────────────────────────────────────────────────
@@ -262,13 +277,18 @@ function utcOffset(minutes: number): string {
 
 /** TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks escaped; other controls dropped. */
 function escapeText(value: string): string {
-  return String(value)
+  // Most values hold nothing to escape: one test instead of five replacements.
+  const text = String(value);
+  if (!ESCAPED.test(text)) return text;
+  return text
     .replace(/\\/g, '\\\\')
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
     .replace(/\r\n|\r|\n/g, '\\n')
     .replace(/\p{Cc}/gu, (char) => (char === '\t' ? char : ''));
 }
+
+const ESCAPED = /[\\;,\p{Cc}]/u;
 
 /** A URI value cannot be escaped: refuse what would break the line instead. */
 function uriValue(value: string): string {
@@ -287,6 +307,7 @@ function parameterValue(value: string): string {
  * counts toward their 75. Splits only between code points, so no UTF-8 sequence is ever cut.
  */
 function foldLine(line: string): string {
+  if (line.length <= LINE_OCTETS && !NOT_ASCII.test(line)) return line;
   let out = '';
   let octets = 0;
   for (const char of line) {
@@ -300,6 +321,8 @@ function foldLine(line: string): string {
   }
   return out;
 }
+
+const NOT_ASCII = /[^\p{ASCII}]/u;
 
 function utf8Length(codePoint: number): number {
   if (codePoint < 0x80) return 1;

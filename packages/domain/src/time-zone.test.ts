@@ -4,6 +4,7 @@ import {
   formatLocalDateTime,
   formatLocalTime,
   instantToLocal,
+  isoString,
   isValidDate,
   isValidTime,
   isValidTimeZone,
@@ -222,6 +223,18 @@ describe('display helpers', () => {
     expect(formatLocalDate(instant, 'Europe/London')).toBe('Thu 12 Mar 2026');
     expect(formatLocalDate(instant, 'Europe/London', 'en-US')).not.toBe('Thu 12 Mar 2026');
     expect(() => formatLocalTime(instant, '')).toThrow(RangeError);
+    expect(() => formatLocalTime(instant, 'Not/AZone')).toThrow(RangeError);
+    expect(() => formatLocalDate(instant, 'Not/AZone')).toThrow(RangeError);
+  });
+
+  it('writes an instant as toISOString does, the same each time, and refuses an invalid one', () => {
+    const start = utc('2026-03-12T00:00:00Z').getTime();
+    for (let i = 0; i < 25_000; i += 1) {
+      const at = new Date(start + i * 61_001);
+      expect(isoString(at)).toBe(at.toISOString());
+    }
+    expect(isoString(instant)).toBe('2026-03-12T16:30:00.000Z');
+    expect(() => isoString(new Date(Number.NaN))).toThrow(RangeError);
   });
 
   it('shows both readings of a fall-back hour with the same wall clock', () => {

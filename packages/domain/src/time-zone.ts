@@ -90,10 +90,17 @@ export function instantToLocal(instant: Date, timeZone: string): LocalDateTime {
   };
 }
 
+/** The zone's offset (local − UTC) at an instant, in minutes (may hold seconds, for old local mean times). */
+export function offsetMinutesAt(instant: Date, timeZone: string): number {
+  return offsetMsAt(instantMs(instant), timeZone) / MINUTE_MS;
+}
+
 /** "16:30" (en-GB) — the time of day in the zone, in the locale's hour style. */
 export function formatLocalTime(instant: Date, timeZone: string, locale = 'en-GB'): string {
   const ms = instantMs(instant);
-  return remembered(`time|${locale}|${timeZone}|${ms}`, () => formatter(locale, timeZone, 'time').format(ms));
+  return rememberedIn(labelsOf('time', timeZone, locale), ms, () =>
+    formatter(locale, timeZone, 'time').format(ms),
+  );
 }
 
 /**
@@ -102,7 +109,7 @@ export function formatLocalTime(instant: Date, timeZone: string, locale = 'en-GB
  */
 export function formatLocalDate(instant: Date, timeZone: string, locale = 'en-GB'): string {
   const ms = instantMs(instant);
-  return remembered(`date|${locale}|${timeZone}|${ms}`, () => {
+  return rememberedIn(labelsOf('date', timeZone, locale), ms, () => {
     const parts = formatter(locale, timeZone, 'date').formatToParts(ms);
     return parts
       .map((part, index) =>
@@ -122,13 +129,16 @@ export function formatLocalDateTime(instant: Date, timeZone: string, locale = 'e
 // ── internals ────────────────────────────────────────────────────────────────────────────────────────
 
 // The same few instants are labelled over and over (an evening's slot times, on every grid and answer), and
-// Intl formats one in 0.75–2.4 µs where a lookup takes 0.3: each label is remembered, the oldest half
-// forgotten past the bound. A label depends only on its key (zone rules change with the runtime only).
+// Intl formats one in 0.75–2.4 µs where a lookup takes 0.3: each label is remembered by its instant, in one
+// map per format, zone and locale, the oldest half forgotten past the bound. A label depends only on its
+// format and instant (zone rules change with the runtime only). Keyed by the number: building a string key
+// per label cost more than the lookup.
 const MAX_REMEMBERED = 20_000;
-const labels = new Map<string, string>();
+type Labels = Map<string, Map<string, Map<number, string>>>;
+const labelMaps: Record<'time' | 'date', Labels> = { time: new Map(), date: new Map() };
 
-function remembered(key: string, make: () => string): string {
-  let label = labels.get(key);
+function rememberedIn(labels: Map<number, string>, ms: number, make: () => string): string {
+  let label = labels.get(ms);
   if (label === undefined) {
     label = make();
     if (labels.size >= MAX_REMEMBERED) {
@@ -138,9 +148,34 @@ function remembered(key: string, make: () => string): string {
         if (--drop === 0) break;
       }
     }
-    labels.set(key, label);
+    labels.set(ms, label);
   }
   return label;
+}
+
+/** The labels of one format (time or date) in one zone and locale. */
+function labelsOf(kind: 'time' | 'date', timeZone: string, locale: string): Map<number, string> {
+  let byZone = labelMaps[kind].get(timeZone);
+  if (!byZone) {
+    formatter(locale, timeZone, kind);
+    byZone = new Map();
+    labelMaps[kind].set(timeZone, byZone);
+  }
+  let labels = byZone.get(locale);
+  if (!labels) {
+    formatter(locale, timeZone, kind); // throws for an unknown zone or locale before anything is kept
+    labels = new Map();
+    byZone.set(locale, labels);
+  }
+  return labels;
+}
+
+const isoStrings = new Map<number, string>();
+
+/** The instant as JSON writes it (toISOString), remembered: a grid writes the same slot times again and again. */
+export function isoString(instant: Date): string {
+  const ms = instantMs(instant);
+  return rememberedIn(isoStrings, ms, () => instant.toISOString());
 }
 
 type FormatterKind = 'parts' | 'time' | 'date';

@@ -11,6 +11,7 @@ import {
   formatLocalDate,
   formatLocalDateTime,
   formatLocalTime,
+  isoString,
   perInstant,
   sectionLabel,
 } from '@parley/domain/time-zone';
@@ -71,8 +72,8 @@ export function myBookingView(row: PartyBookingRow, timeZone: string): MyBooking
     id: row.id,
     slotId: row.slot_id,
     sectionId: row.section_id,
-    startsAt: row.starts_at.toISOString(),
-    endsAt: row.ends_at.toISOString(),
+    startsAt: isoString(row.starts_at),
+    endsAt: isoString(row.ends_at),
     timeLabel: sectionLabel(row.starts_at, row.ends_at, timeZone),
     time,
     endTime,
@@ -122,8 +123,8 @@ export function gridView(
     }
     group.slots.push({
       id: slot.id,
-      startsAt: slot.starts_at.toISOString(),
-      endsAt: slot.ends_at.toISOString(),
+      startsAt: isoString(slot.starts_at),
+      endsAt: isoString(slot.ends_at),
       time: time(slot.starts_at),
       endTime: time(slot.ends_at),
       free: Math.max(0, slot.capacity - slot.booked_count),

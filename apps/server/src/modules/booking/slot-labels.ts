@@ -13,7 +13,8 @@ import type { GridSlotRow, SlotLabelRow, SlotPlaces } from './booking.repository
 /** At most this many events' labels per process (the least recently used go first). */
 const MAX_EVENTS = 50;
 
-type Labels = Map<number, SlotLabelRow & { rank: number }>;
+/** Each slot's labels with its place in the grid's order. */
+type Labels = Map<number, { label: SlotLabelRow; rank: number }>;
 
 /** Reads labels: an event's every slot's, or only those of `slotIds`; in the grid's order. */
 export type ReadLabels = (slotIds?: number[]) => Promise<SlotLabelRow[]>;
@@ -38,12 +39,15 @@ export class SlotLabels {
     let labels = this.#kept.get(eventId);
     if (!labels || !ids.every((id) => labels?.has(id))) labels = await this.#read(eventId, ids, read);
     else keepRecent(this.#kept, eventId, labels, MAX_EVENTS); // used: now the most recent
-    const rows: Array<GridSlotRow & { rank: number }> = [];
+    const found: Array<{ label: SlotLabelRow; rank: number; slot: SlotPlaces }> = [];
     for (const slot of places) {
-      const label = labels.get(slot.id);
-      if (label) rows.push({ ...label, capacity: slot.capacity, booked_count: slot.booked_count });
+      const kept = labels.get(slot.id);
+      if (kept) found.push({ ...kept, slot });
     }
-    return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _, ...row }) => row);
+    // One row per slot, made once (a lost race's answer labels a whole column).
+    return found
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ label, slot }) => ({ ...label, capacity: slot.capacity, booked_count: slot.booked_count }));
   }
 
   async #read(eventId: number, ids: number[], read: ReadLabels): Promise<Labels> {
@@ -75,7 +79,8 @@ export class SlotLabels {
   }
 }
 
-const ranked = (rows: SlotLabelRow[]): Labels => new Map(rows.map((row, rank) => [row.id, { ...row, rank }]));
+const ranked = (rows: SlotLabelRow[]): Labels =>
+  new Map(rows.map((label, rank) => [label.id, { label, rank }]));
 
 /** The database's slot labels, listening from their first use. */
 export const slotLabelsOf = perDatabase((db) => {
