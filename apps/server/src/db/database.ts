@@ -4,6 +4,7 @@ import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { useFastRowTemplates } from './result-rows';
 import type { Database } from './schema';
 import { type Checkouts, scopedDialect } from './scope';
 
@@ -18,6 +19,7 @@ export const poolUsage = (db: Db): PoolUsage | undefined => poolUsages.get(db)?.
 
 // bigint counts come back as strings from pg; ids are int4, so nothing else needs parsing.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+useFastRowTemplates();
 
 /**
  * Connections per process to PostgreSQL (decision 027): few, because each busy backend competes for the
