@@ -25,6 +25,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
 import { type Api, errorResponses } from '../../lib/api';
+import { compiledSerializer } from '../../lib/compiled-serializer';
 import { authHook, requireSession, sessionOf } from '../../plugins/auth';
 import { arrange } from './arrange.service';
 import { resolveBooker } from './booker';
@@ -56,6 +57,9 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
       return request.booker;
     }),
   };
+  // A family's changes (a booking rush's every attempt) are written by serializers compiled from their
+  // schemas (lib/compiled-serializer.ts).
+  const change = { ...family, serializerCompiler: compiledSerializer };
   const booker = (request: FastifyRequest) => {
     if (!request.booker) throw new Error('route is missing its family hook');
     return request.booker;
@@ -137,7 +141,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/events/update-slot-for-booking',
     {
-      ...family,
+      ...change,
       schema: {
         tags,
         security,
@@ -152,7 +156,7 @@ export function bookingRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/events/remove-booking',
     {
-      ...family,
+      ...change,
       schema: {
         tags,
         security,
