@@ -43,10 +43,11 @@ export function registerCompression(app: FastifyInstance): void {
     if (!COMPRESSIBLE.test(type) || reply.hasHeader('content-encoding')) return payload;
     // The answer depends on the header whether or not this one is compressed (shared caches).
     reply.header('vary', varyWith(reply.getHeader('vary')));
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    if (body.length < COMPRESS_MIN_BYTES || request.method === 'HEAD') return payload;
+    // Whether the client takes a coding first: most answers then go as they are, without a copy made.
     const encoding = pickEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
+    if (!encoding || request.method === 'HEAD') return payload;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    if (body.length < COMPRESS_MIN_BYTES) return payload;
     const compressed =
       encoding === 'br'
         ? await brotli(body, {
