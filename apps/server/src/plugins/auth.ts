@@ -67,7 +67,7 @@ export function requireSession(db: Db, roles?: Role[]): AuthHook {
     const token = bearerToken(request);
     const found = token ? await findSession(db, token) : undefined;
     if (!token || !found) throw unauthorized(SERVER_TEXT.unauthenticated);
-    request.session = { ...found, token };
+    request.session = { userId: found.userId, schoolId: found.schoolId, roles: found.roles, token };
     if (roles && !roles.some((role) => found.roles.includes(role))) throw forbidden(SERVER_TEXT.forbidden);
     return found;
   });

@@ -36,7 +36,8 @@ export async function resolveBooker(db: Db, request: FastifyRequest): Promise<Bo
   if (token) {
     const session = await findSession(db, token);
     if (session) {
-      return { ...session, viaLink: false, linkEventId: null };
+      const { userId, schoolId, roles } = session;
+      return { userId, schoolId, roles, viaLink: false, linkEventId: null };
     }
   }
   const link = request.headers[BOOKING_LINK_HEADER];

@@ -167,10 +167,8 @@ export async function bookingChangeMessages(
         after: 'Show each ticket’s QR code at the door, on your phone or printed.',
       }),
     });
-    mails.push({
-      ...mail,
-      attachments: [bookingCalendar(ctx, event, outcome.all, outcome.cancelled), ...issued.attachments],
-    });
+    mail.attachments = [bookingCalendar(ctx, event, outcome.all, outcome.cancelled), ...issued.attachments];
+    mails.push(mail);
   }
   // Teachers who asked (or whose event asks) for a mail per booking.
   const changed = [

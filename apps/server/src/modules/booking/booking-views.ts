@@ -27,9 +27,9 @@ import type {
 // Rows to the shapes of @parley/domain/booking. Every time is labelled in the school's zone here, so the
 // app never formats an instant in the browser's zone.
 
-export function bookingEventView(event: BookingEventRow, sections: SectionRow[], now: Date): BookingEvent {
-  const zone = event.timezone;
-  const opensAtLabel = event.opens_at ? formatLocalDateTime(event.opens_at, zone) : null;
+/** Whether the event takes bookings now, and if not why (its opening time in the school's zone). */
+export function bookingWindowOf(event: BookingEventRow, now: Date) {
+  const opensAtLabel = event.opens_at ? formatLocalDateTime(event.opens_at, event.timezone) : null;
   const window = bookingWindow(
     {
       status: event.status,
@@ -40,6 +40,13 @@ export function bookingEventView(event: BookingEventRow, sections: SectionRow[],
     now,
     opensAtLabel,
   );
+  return { isOpen: window.isOpen, reason: window.reason, opensAtLabel };
+}
+
+export function bookingEventView(event: BookingEventRow, sections: SectionRow[], now: Date): BookingEvent {
+  const zone = event.timezone;
+  const window = bookingWindowOf(event, now);
+  const { opensAtLabel } = window;
   const summaries = sections.map((section) => toSectionSummary(section, zone));
   return {
     id: event.id,

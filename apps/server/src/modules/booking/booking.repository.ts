@@ -137,7 +137,8 @@ export async function peekEventAndParty(
   const [row] = await peek(db, kindOf(party), schoolId, eventId, party.userId, slotIds);
   if (!row) return undefined;
   const { places, holds_bookings, ...read } = row;
-  return { ...partyRead(read), lostRace: lostRacePlacesOf({ places, holds_bookings }) };
+  const { version, family, fullSlots } = partyRead(read);
+  return { version, family, fullSlots, lostRace: lostRacePlacesOf({ places, holds_bookings }) };
 }
 
 /** The event's version, the party (the family a change mails and checks) and the full slots asked for. */
@@ -244,7 +245,8 @@ export async function openChange(
   }
   // In time order, whatever order the function's branches come back in.
   holdings.sort((x, y) => x.starts_at.getTime() - y.starts_at.getTime() || x.id - y.id);
-  return { ...partyRead(read), holdings, slots };
+  const { version, family, fullSlots } = partyRead(read);
+  return { version, family, fullSlots, holdings, slots };
 }
 
 /**

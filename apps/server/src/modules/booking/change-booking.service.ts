@@ -30,7 +30,7 @@ import {
   partyOfBooking,
 } from './booking.service';
 import { bookingChangeMessages } from './booking-mails';
-import { bookingEventView, gridView, myBookingView } from './booking-views';
+import { bookingWindowOf, gridView, myBookingView } from './booking-views';
 import { eventContextsOf, recipientAccessOf } from './event-contexts';
 import { fullSlotHintsOf } from './full-slot-hints';
 import { slotLabelsOf } from './slot-labels';
@@ -317,8 +317,8 @@ async function withContext(
  */
 function checkChange(party: Party, change: Change, locked: Locked): void {
   if (!change.byAdmin) {
-    const view = bookingEventView(locked.event, [], new Date());
-    if (!view.isOpen) throw conflict(view.closedReason ?? BOOKING_TEXT.closed);
+    const window = bookingWindowOf(locked.event, new Date());
+    if (!window.isOpen) throw conflict(window.reason ?? BOOKING_TEXT.closed);
   }
   // New bookings, the family's or an admin's on their behalf, only for whom the recipients allow: a
   // family left out is refused before anything is said about its children.

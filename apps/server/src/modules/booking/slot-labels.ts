@@ -42,12 +42,11 @@ export class SlotLabels {
     const found: Array<{ label: SlotLabelRow; rank: number; slot: SlotPlaces }> = [];
     for (const slot of places) {
       const kept = labels.get(slot.id);
-      if (kept) found.push({ ...kept, slot });
+      if (kept) found.push({ label: kept.label, rank: kept.rank, slot });
     }
-    // One row per slot, made once (a lost race's answer labels a whole column).
-    return found
-      .sort((a, b) => a.rank - b.rank)
-      .map(({ label, slot }) => ({ ...label, capacity: slot.capacity, booked_count: slot.booked_count }));
+    // Each row written out, not spread: `{ ...label, capacity }` cost 4.6 µs a row on Node 20, 110 µs for
+    // a teacher's column (decision 031).
+    return found.sort((a, b) => a.rank - b.rank).map(({ label, slot }) => gridRow(label, slot));
   }
 
   async #read(eventId: number, ids: number[], read: ReadLabels): Promise<Labels> {
@@ -78,6 +77,19 @@ export class SlotLabels {
     this.#hearing = hearing;
   }
 }
+
+const gridRow = (label: SlotLabelRow, slot: SlotPlaces): GridSlotRow => ({
+  id: label.id,
+  section_id: label.section_id,
+  teacher_id: label.teacher_id,
+  teacher_name: label.teacher_name,
+  starts_at: label.starts_at,
+  ends_at: label.ends_at,
+  location: label.location,
+  section_starts_at: label.section_starts_at,
+  capacity: slot.capacity,
+  booked_count: slot.booked_count,
+});
 
 const ranked = (rows: SlotLabelRow[]): Labels =>
   new Map(rows.map((label, rank) => [label.id, { label, rank }]));
