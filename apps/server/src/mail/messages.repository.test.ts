@@ -4,9 +4,9 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { upsertSubscription } from '../push/push.repository';
 import { enqueueMessages, type OutgoingMessages } from './messages.repository';
 
-// The one statement that writes a change's mails and pushes (issue 14) sends every column as an array
-// parameter: text that an array literal would mangle (quotes, backslashes, braces, commas, the word NULL)
-// must arrive as it left, on PGlite and PostgreSQL alike.
+// The one statement that writes a change's mails and pushes (issue 14) sends the rows as JSON: text that
+// JSON or an array literal could mangle (quotes, backslashes, braces, commas, the word NULL, line breaks,
+// a lone surrogate) must arrive as it left, or as UTF-8 would carry it, on PGlite and PostgreSQL alike.
 const HOSTILE = 'He said "hi" \\ {a,b} NULL, \'quoted\' – ünïcode 😀\nsecond line';
 
 describe('enqueueMessages', () => {
@@ -106,6 +106,32 @@ describe('enqueueMessages', () => {
         urgency: 'high',
       },
     ]);
+  });
+
+  it('stores a lone surrogate in a mail as U+FFFD, as UTF-8 carries it, instead of failing the change', async () => {
+    const [north] = schools;
+    if (!north) throw new Error('a school');
+    const lone = 'Zoë \ud800 and \udfff end';
+    await enqueueMessages(t.db, north.schoolId, {
+      mails: [
+        {
+          schoolId: north.schoolId,
+          to: 'lone@example.org',
+          subject: lone,
+          text: lone,
+          html: lone,
+          links: [],
+        },
+      ],
+      pushes: [],
+    });
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body', 'html_body'])
+      .where('to_address', '=', 'lone@example.org')
+      .executeTakeFirstOrThrow();
+    const expected = 'Zoë \ufffd and \ufffd end';
+    expect(mail).toEqual({ subject: expected, text_body: expected, html_body: expected });
   });
 
   it('writes nothing for no messages', async () => {
