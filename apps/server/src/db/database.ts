@@ -302,7 +302,10 @@ function named<Q extends pg.Query>(query: Q, name: string): Q {
   return query;
 }
 
-/** A named statement as a promise of its result. */
+/**
+ * A named statement as a promise of its result. (pg's own promise takes a failure's stack again where it is
+ * awaited; Kysely, every caller here, adds its caller's frames to the error itself.)
+ */
 function sendNamed(
   query: (submittable: pg.Query) => unknown,
   name: string,
@@ -352,10 +355,10 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
     const send = (text: unknown, rest: unknown[]) => {
       const name = typeof text === 'string' ? nameOf(text) : undefined;
       if (!name) return query(text, ...rest);
-      // A caller's callback (none of the app's) keeps pg's own way.
-      return rest.length > 1
-        ? query({ name, text, values: rest[0] }, ...rest.slice(1))
-        : sendNamed(query, name, text as string, rest[0]);
+      // A caller's callback, with or without values (none of the app's), keeps pg's own way.
+      if (typeof rest[0] === 'function') return query({ name, text }, ...rest);
+      if (rest.length > 1) return query({ name, text, values: rest[0] }, ...rest.slice(1));
+      return sendNamed(query, name, text as string, rest[0]);
     };
     Object.assign(client, {
       query: (text: unknown, ...rest: unknown[]) => {

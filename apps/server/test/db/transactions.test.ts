@@ -179,6 +179,15 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     return sent();
   }
 
+  it("gives a failing statement's error the frames of the code that awaited it, not only pg's socket handling", async () => {
+    const awaitedHere = async () => {
+      await asOwner(() => sql`select * from no_such_table`.execute(db));
+    };
+    const error = await awaitedHere().catch((caught: Error) => caught);
+    expect(error).toMatchObject({ code: '42P01' });
+    expect(error?.stack).toContain('awaitedHere');
+  });
+
   it('sends its BEGIN with its first statement: one round trip fewer', async () => {
     const texts = await sentBy(bump);
     expect(texts).not.toContain('begin');
