@@ -130,7 +130,7 @@ function timeZoneLines(timeZone: string, tzid: string, entries: Array<{ startsAt
   }
   const sorted = [...years].sort((a, b) => a - b);
   // The same zone and years give the same lines (a booking's mail is written for every booking).
-  const key = `${tzid}|${timeZone}|${sorted.join(',')}`;
+  const key = `${timeZone}|${sorted.join(',')}`;
   let lines = zoneBlocks.get(key);
   if (!lines) {
     lines = zoneBlock(timeZone, tzid, sorted);
