@@ -85,6 +85,16 @@ function perPartyAndSlots<R>(build: (...args: PartyAndSlots) => Compilable<R>) {
 
 const kindOf = (party: { parentId: number | null }): Kind => (party.parentId !== null ? 'parent' : 'student');
 
+/**
+ * A live booking, for the reads of one party's bookings made on every attempt: said as "not cancelled"
+ * (the CHECK bookings_cancelled_at makes it the same) rather than status = 'booked', which would let the
+ * plan use the indexes kept of live bookings only (by start, the exclusion constraints). A plan made on
+ * statistics of an empty table (a new school's first evening, the bench's every rush) takes those as free
+ * and reads every live booking of the evening on each attempt, ~300 buffers where a few do (issue 14).
+ */
+const LIVE = 'b.cancelled_at is null';
+const live = sql.raw(LIVE);
+
 /** Which bookings are a party's own: a parent's (any of their children), or a student's. */
 const heldBy = (kind: Kind) => (kind === 'parent' ? sql`b.parent_id = u.id` : sql`b.student_id = u.id`);
 
@@ -95,7 +105,7 @@ const heldBy = (kind: Kind) => (kind === 'parent' ? sql`b.parent_id = u.id` : sq
 const fullSlotsOf = (kind: Kind, asked: Asked, eventId: RawBuilder<unknown>) =>
   sql<number>`select s.id from slots s where s.id ${inAsked(asked)}
     and s.event_id = ${eventId} and s.booked_count >= s.capacity
-    and not exists (select 1 from bookings b where b.slot_id = s.id and b.status = 'booked' and ${heldBy(kind)})`;
+    and not exists (select 1 from bookings b where b.slot_id = s.id and ${live} and ${heldBy(kind)})`;
 
 // Before any transaction, what parley_booking_open reads under its locks about the event and the party
 // (migration 022), read without locks and with the lost race's answer (lostRaceSelections): a request that
@@ -486,7 +496,7 @@ function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: Par
     teacher_id: number;
   }>`(select of.teacher_id from slots of where of.id ${inAsked(asked)}
     union select b.teacher_id from bookings b where b.event_id = ${eventId}
-      and b.status = 'booked' and ${holder} = ${userId})`;
+      and ${live} and ${holder} = ${userId})`;
   const places = db
     .selectFrom('slots as sl')
     .innerJoin(teachers.as('tt'), 'tt.teacher_id', 'sl.teacher_id')
@@ -498,7 +508,7 @@ function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: Par
     sql<Array<[number, number, number]>>`(select coalesce(json_agg(json_build_array(x.id, x.capacity,
       x.booked_count)), '[]'::json) from (${places}) x)`.as('places'),
     sql<boolean>`exists (select from bookings b where b.school_id = ${schoolId} and b.event_id = ${eventId}
-      and b.status = 'booked' and ${holder} = ${userId})`.as('holds_bookings'),
+      and ${live} and ${holder} = ${userId})`.as('holds_bookings'),
   ];
 }
 
@@ -643,18 +653,32 @@ export type Places = { slotId: number; count: number };
 
 // The change's messages are written by the same statement, and the transaction may commit with it (one
 // round trip fewer each, issue 14): a place missing fails the statement by itself (parley_places_missing,
-// as the CHECK would), and the change, messages and all, rolls back.
-const TAKE_PLACES = `
+// as the CHECK would), and the change, messages and all, rolls back. A booking of one slot (nearly every
+// one) names it by its key: the list's plan, made for ten slots, may read the event's every slot instead.
+const takePlaces = (slots: 'one' | 'many') => {
+  const [from, match, wanted] =
+    slots === 'one'
+      ? ['', 's.id = $3::int and s.booked_count + $4::int <= s.capacity', '1']
+      : [
+          'from unnest($3::int[], $4::int[]) as v(id, n)',
+          's.id = v.id and s.booked_count + v.n <= s.capacity',
+          'cardinality($3::int[])',
+        ];
+  return `
   with taken as (
-    update slots s set booked_count = s.booked_count + v.n
-    from unnest($3::int[], $4::int[]) as v(id, n)
-    where s.school_id = $1 and s.event_id = $2 and s.id = v.id and s.booked_count + v.n <= s.capacity
+    update slots s set booked_count = s.booked_count + ${slots === 'one' ? '$4::int' : 'v.n'}
+    ${from}
+    where s.school_id = $1 and s.event_id = $2 and ${match}
     returning s.id, s.booked_count >= s.capacity as now_full),
   ${messageCtes(1, 5)}
   select id, now_full from taken
   union all
-  select null, null where parley_places_missing((select count(*) from taken)::int, cardinality($3::int[]))`;
-const TAKE_PLACES_AND_COMMIT = AND_COMMIT + TAKE_PLACES;
+  select null, null where parley_places_missing((select count(*) from taken)::int, ${wanted})`;
+};
+const TAKE_PLACES = {
+  one: { last: AND_COMMIT + takePlaces('one'), more: takePlaces('one') },
+  many: { last: AND_COMMIT + takePlaces('many'), more: takePlaces('many') },
+};
 
 /**
  * Takes the places in each of the event's slots, only where they are all free, and writes the change's
@@ -671,12 +695,13 @@ export async function takePlacesAndSend(
   messages: OutgoingMessages,
   { last = false } = {},
 ) {
+  const only = places.length === 1 ? places[0] : undefined;
   const { rows } = await db.executeQuery<{ id: number; now_full: boolean }>(
-    CompiledQuery.raw(last ? TAKE_PLACES_AND_COMMIT : TAKE_PLACES, [
+    CompiledQuery.raw(TAKE_PLACES[only ? 'one' : 'many'][last ? 'last' : 'more'], [
       schoolId,
       eventId,
-      places.map((place) => place.slotId),
-      places.map((place) => place.count),
+      only ? only.slotId : places.map((place) => place.slotId),
+      only ? only.count : places.map((place) => place.count),
       ...messageParameters(messages),
     ]),
   );
@@ -773,7 +798,7 @@ const insertAndRead = (kind: 'parent' | 'student') => `
     union all
     select b.* from bookings b
     where b.school_id = $14 and b.event_id = $15 and b.${kind === 'parent' ? 'parent_id' : 'student_id'} = $16
-      and b.status = 'booked'
+      and ${LIVE}
   )
   select b.id, b.slot_id, sl.section_id, b.starts_at, b.ends_at, b.teacher_id,
     case when t.id is null then null else t.first_name || ' ' || t.last_name end as teacher_name,
