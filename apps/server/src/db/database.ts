@@ -123,7 +123,9 @@ const LISTEN = CHANNELS.map((channel) => `listen ${channel}`).join('; ');
  * commits is heard on its own connection before the COMMIT returns (PostgreSQL delivers a session's own
  * notifications ahead of its ReadyForQuery). One connection of its own, opened at the first watch, hears
  * the other processes' changes; while it is down nothing is heard from them (hearing(false)), and it
- * reconnects with a growing pause.
+ * reconnects with a growing pause. Each announcement reaches every listening connection, yet is acted on
+ * once: by the pooled connection whose own change it is, or by the listener when no pooled connection of
+ * this process made it. (Acted on by each, a late copy would forget again what was read since.)
  */
 function announcements(connectionString: string, pool: pg.Pool) {
   const watches = new Map<Channel, Set<AnnouncementWatch>>(CHANNELS.map((channel) => [channel, new Set()]));
@@ -133,9 +135,20 @@ function announcements(connectionString: string, pool: pg.Pool) {
     if (!Number.isInteger(id)) return;
     for (const watch of watches.get(message.channel as Channel) ?? []) watch.changed(id);
   };
+  // The backends of this process's pooled connections, whose announcements they hear themselves.
+  const ownBackends = new Set<number>();
+  const backendOf = (client: pg.PoolClient) => (client as unknown as { processID: number | null }).processID;
   pool.on('connect', (client) => {
-    client.on('notification', announce);
+    const backend = backendOf(client);
+    if (backend !== null) ownBackends.add(backend);
+    client.on('notification', (message) => {
+      if (message.processId === backend) announce(message);
+    });
     client.query(LISTEN).catch(() => {});
+  });
+  pool.on('remove', (client) => {
+    const backend = backendOf(client);
+    if (backend !== null) ownBackends.delete(backend);
   });
   let listener: pg.Client | null = null;
   let hearing = false;
@@ -168,7 +181,9 @@ function announcements(connectionString: string, pool: pg.Pool) {
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    client.on('notification', announce);
+    client.on('notification', (message) => {
+      if (!ownBackends.has(message.processId)) announce(message);
+    });
     try {
       await client.connect();
       await client.query(LISTEN);
