@@ -69,4 +69,32 @@ describe('two parents of one child', () => {
       .execute();
     expect(live).toHaveLength(1);
   });
+
+  it('cannot together break the travel gap in a race: of two parents booking back-to-back slots at once, one gets it', async () => {
+    const e = await evening(t, { quick: true, travelMinutes: 10, schoolName: 'Gap Race Academy' });
+    const second = await withSecondParent(e);
+    // The child sees teachers 0, 1 and 2, each once: two rounds, the second with the teacher whose
+    // booking lost and the one left, 40 minutes after the first (far enough from it).
+    let teachers = [0, 1];
+    for (const round of [0, 1]) {
+      const [a, b] = teachers as [number, number];
+      const [x, y] = [(await slotsOf(e, a))[4 * round] ?? 0, (await slotsOf(e, b))[4 * round + 1] ?? 0];
+      const answers = await Promise.all([
+        book(e, e.parent.token, [item(e, x, a)]),
+        book(e, second.token, [item(e, y, b)]),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      const lost = answers.findIndex((answer) => answer.statusCode === 409);
+      expect(answers[lost]?.json().message).toBe(BOOKING_TEXT.travelGap(10));
+      teachers = [teachers[lost] ?? 0, 2];
+    }
+    const live = await t.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('event_id', '=', e.eventId)
+      .where('student_id', '=', child(e).id)
+      .where('status', '=', 'booked')
+      .execute();
+    expect(live).toHaveLength(2);
+  });
 });
