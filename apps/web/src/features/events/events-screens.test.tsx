@@ -2,9 +2,10 @@ import { EVENT_TEXT, type EventTypeItem } from '@parley/domain/events';
 import { VALIDATION } from '@parley/domain/messages';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { options } from 'preact';
+import { type ReactNode, useState } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { json, type RecordedRequest, stubFetch } from '../../test-support/screen-fixtures';
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
@@ -56,6 +57,23 @@ describe('add event dialog (spec §2, §4, §5)', () => {
     await waitFor(() => expect(screen.queryByText('Name must be less than 60 characters')).toBeNull());
   });
 
+  it('keeps a name typed before the event types arrive, and then presets the type', async () => {
+    const view = wrap(<EventFormDialog open onClose={() => {}} eventTypes={[]} />);
+    const name = screen.getByLabelText(/Event name/) as HTMLInputElement;
+    fireEvent.change(name, { target: { value: 'Spring concert' } });
+    view.rerender(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <EventFormDialog open onClose={() => {}} eventTypes={TYPES} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: /Event type/ }).textContent).toBe('Parent teacher'),
+    );
+    expect((screen.getByLabelText(/Event name/) as HTMLInputElement).value).toBe('Spring concert');
+  });
+
   it('says "Edit event" and "Save" when editing', () => {
     wrap(
       <EventFormDialog
@@ -98,7 +116,52 @@ describe('disabled event notice (spec §4)', () => {
   });
 });
 
+/** The section dialog behind a button, as the sections card has it. */
+function SectionDialogOpener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Add section
+      </button>
+      <SectionDialog event={eventDetail()} section={null} open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}
+
+/** Waits for an element without act(), which would run the effects a browser runs in a later task. */
+async function appeared<T>(find: () => T | null): Promise<T> {
+  for (let tries = 0; tries < 200; tries++) {
+    const found = find();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error('never appeared');
+}
+
 describe('section dialog (spec §4)', () => {
+  it('keeps a date typed the moment it opens: its values are set in the commit that opens it, not a task later', async () => {
+    stubFetch(
+      (path) => (path === '/api/users/teachers' ? () => json(200, { items: [] }) : undefined),
+      () => [],
+    );
+    // Effects' next task late, as when a browser handles typing first (lib/preact-parity.ts sets it).
+    const nextTask = options.requestAnimationFrame;
+    options.requestAnimationFrame = (callback) => setTimeout(callback, 200);
+    onTestFinished(() => {
+      options.requestAnimationFrame = nextTask;
+    });
+    wrap(<SectionDialogOpener />);
+    // A browser's click and typing, outside act().
+    screen.getByRole('button', { name: 'Add section' }).click();
+    const date = await appeared(() => document.querySelector<HTMLInputElement>('input[type="date"]'));
+    date.value = '2026-12-23';
+    date.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(date.isConnected).toBe(true);
+    expect(date.value).toBe('2026-12-23');
+  });
+
   it('shows a time typed without its colon as the 24-hour clock shows it, once the field is left', async () => {
     const requests: RecordedRequest[] = [];
     stubFetch(

@@ -18,6 +18,7 @@ import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { ApiError } from '../../../lib/api-client';
 import { LIST_TEXT } from '../../../lib/ui-text';
+import { useFormOnOpen } from '../../../lib/use-form-on-open';
 import {
   emptyFamilyBooking,
   type FamilyBookingField,
@@ -91,9 +92,7 @@ export function BookForFamilyDialog({
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<FamilyBookingValues>({ resolver, defaultValues: emptyFamilyBooking() });
 
-  useEffect(() => {
-    if (open) reset(emptyFamilyBooking());
-  }, [open, reset]);
+  useFormOnOpen(open, reset, emptyFamilyBooking());
 
   const person = watch('person');
   const studentId = watch('studentId');

@@ -10,13 +10,14 @@ import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { EventTypeItem } from '@parley/domain/events';
 import { routeTo } from '@parley/domain/routes';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { useFormOnOpen } from '../../../lib/use-form-on-open';
 import { afterEventChange, createEvent, type Saved, updateEvent } from '../api';
 import { type EventFormValues, emptyEventForm, eventFormBody, eventFormSchema } from '../event-form';
 
@@ -61,12 +62,8 @@ export function EventFormDialog({ open, onClose, eventTypes, editing }: Props) {
     defaultValues: initial,
   });
 
-  // The types may arrive after the dialog mounted; an untouched form picks up the preset.
-  const initialKey = `${initial.name}|${initial.eventTypeId}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the starting values change
-  useEffect(() => {
-    if (open) reset(initial);
-  }, [open, initialKey]);
+  // The types may arrive after the dialog opened: the fields nobody changed pick up the preset.
+  useFormOnOpen(open, reset, initial, `${initial.name}|${initial.eventTypeId}`);
 
   const mutation = useMutation({
     mutationFn: (values: EventFormValues): Promise<Saved> =>

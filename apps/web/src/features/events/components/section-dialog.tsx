@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { EventDetail, SectionDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 // Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020).
 import { CLOCK_INPUT, CLOCK_REGISTRATION } from '../../../components/clock-time';
@@ -25,6 +25,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { useFormOnOpen } from '../../../lib/use-form-on-open';
 import { afterEventChange, createSection, type PersonRef, teachersQuery, updateSection } from '../api';
 import { type SectionValues, sectionBody, sectionResolver, sectionValues } from '../section-form';
 import { useConfirmedChange } from './affected-bookings-dialog';
@@ -150,10 +151,7 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
   } = useForm<SectionValues>({ resolver, mode: 'onTouched', defaultValues: sectionValues(section) });
   const chosen = useFieldArray({ control, name: 'teachers', keyName: 'key' });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the dialog opens on a section
-  useEffect(() => {
-    if (open) reset(sectionValues(section));
-  }, [open, section?.id]);
+  useFormOnOpen(open, reset, sectionValues(section), String(section?.id ?? 'new'));
 
   const save = handleSubmit(async (values) => {
     const body = sectionBody(values, withTeachers);
