@@ -17,6 +17,16 @@ const item = (e: Evening, slotId: number, teacher: number) => ({
   subjectId: e.subjects[teacher] ?? null,
 });
 
+/** The live bookings of the evening's first child, whoever made them. */
+const liveBookingsOfChild = (e: Evening) =>
+  t.db
+    .selectFrom('bookings')
+    .select('id')
+    .where('event_id', '=', e.eventId)
+    .where('student_id', '=', child(e).id)
+    .where('status', '=', 'booked')
+    .execute();
+
 /** The evening's first child gets a second parent. */
 async function withSecondParent(e: Evening): Promise<Member> {
   return quickMember(t, e.admin.token, 'parent', { studentIds: [child(e).id] });
@@ -60,14 +70,7 @@ describe('two parents of one child', () => {
       book(e, second.token, [item(e, y, 1)]),
     ]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
-    const live = await t.db
-      .selectFrom('bookings')
-      .select('id')
-      .where('event_id', '=', e.eventId)
-      .where('student_id', '=', child(e).id)
-      .where('status', '=', 'booked')
-      .execute();
-    expect(live).toHaveLength(1);
+    expect(await liveBookingsOfChild(e)).toHaveLength(1);
   });
 
   it('cannot together break the travel gap in a race: of two parents booking back-to-back slots at once, one gets it', async () => {
@@ -88,13 +91,6 @@ describe('two parents of one child', () => {
       expect(answers[lost]?.json().message).toBe(BOOKING_TEXT.travelGap(10));
       teachers = [teachers[lost] ?? 0, 2];
     }
-    const live = await t.db
-      .selectFrom('bookings')
-      .select('id')
-      .where('event_id', '=', e.eventId)
-      .where('student_id', '=', child(e).id)
-      .where('status', '=', 'booked')
-      .execute();
-    expect(live).toHaveLength(2);
+    expect(await liveBookingsOfChild(e)).toHaveLength(2);
   });
 });

@@ -18,14 +18,13 @@ const TYPES: EventTypeItem[] = [
   { id: 1, name: 'Parent teacher', groupInt: 1 },
 ];
 
-function wrap(children: ReactNode) {
-  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>{children}</MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const client = () => new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+const providers = (children: ReactNode, queries = client()) => (
+  <QueryClientProvider client={queries}>
+    <MemoryRouter>{children}</MemoryRouter>
+  </QueryClientProvider>
+);
+const wrap = (children: ReactNode) => render(providers(children));
 
 afterEach(() => {
   cleanup();
@@ -61,13 +60,7 @@ describe('add event dialog (spec §2, §4, §5)', () => {
     const view = wrap(<EventFormDialog open onClose={() => {}} eventTypes={[]} />);
     const name = screen.getByLabelText(/Event name/) as HTMLInputElement;
     fireEvent.change(name, { target: { value: 'Spring concert' } });
-    view.rerender(
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter>
-          <EventFormDialog open onClose={() => {}} eventTypes={TYPES} />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    view.rerender(providers(<EventFormDialog open onClose={() => {}} eventTypes={TYPES} />));
     await waitFor(() =>
       expect(screen.getByRole('combobox', { name: /Event type/ }).textContent).toBe('Parent teacher'),
     );
