@@ -4,10 +4,10 @@
 // host and load. What it keeps, because the rules need it:
 // - the event share-locked and the family's row locked (a family's changes take turns: per-child rules);
 // - the family's holdings read (the per-child limit and travel gap need them) and the slot asked for;
-// - the place taken by the conditional UPDATE, and the confirmation mail written in the same transaction
-//   (exactly once), rendered to the app's size from the slot's times this process keeps;
-// - the booking row with all its constraints, indexes and foreign keys (capacity, overlaps, once per
-//   teacher, idempotency);
+// - the booking row with all its constraints, indexes, foreign keys and triggers (the place counted by the
+//   database from the rows, capacity, overlaps, once per teacher, idempotency: migrations 004 and 023), and
+//   the confirmation mail written in the same transaction (exactly once), rendered to the app's size from
+//   the slot's times this process keeps;
 // - as the app's role under row-level security, in the school's scope (decision 016);
 // - a slot this process last saw full (a place taken or lost) read first without a transaction, as the
 //   app's hint does (full-slot-hints.ts).
@@ -32,21 +32,21 @@ const BOOK = `create or replace function bench_floor_book(p_school int, p_event 
       where e.school_id = p_school and e.id = p_event for share of e for no key update of u;
     perform from bookings b where b.school_id = p_school and b.event_id = p_event and b.parent_id = p_parent
       and b.status = 'booked';
-    update slots s set booked_count = s.booked_count + 1
+    select s.teacher_id, s.starts_at, s.ends_at into slot from slots s
       where s.school_id = p_school and s.event_id = p_event and s.id = p_slot and s.starts_at > now()
-        and s.booked_count < s.capacity
-      returning s.teacher_id, s.starts_at, s.ends_at, s.booked_count >= s.capacity as full into slot;
+        and s.booked_count < s.capacity;
     if not found then
       return;
     end if;
-    now_full := slot.full;
-    insert into mail_outbox (school_id, to_address, subject, text_body, html_body, attachments)
-      values (p_school, p_to, p_subject, p_text, p_html, p_attachments);
+    -- The database counts the place (a slot without room fails the row: 23514).
     insert into bookings (school_id, event_id, slot_id, teacher_id, starts_at, ends_at, parent_id, student_id,
         booked_by)
       values (p_school, p_event, p_slot, slot.teacher_id, slot.starts_at, slot.ends_at, p_parent, p_student,
         p_parent)
       returning id into booking_id;
+    insert into mail_outbox (school_id, to_address, subject, text_body, html_body, attachments)
+      values (p_school, p_to, p_subject, p_text, p_html, p_attachments);
+    select s.booked_count >= s.capacity into now_full from slots s where s.id = p_slot;
   end $$`;
 const CALL = 'select booking_id, now_full from bench_floor_book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 const SLOTS = 'select id, teacher_id, starts_at, ends_at from slots where school_id = $1 and event_id = $2';
@@ -140,7 +140,8 @@ export async function serveFloor(databaseUrl: string, schoolId: number) {
         const values = [schoolId, eventId, slotId, parentId, studentId, ...mail(parentId, slot)];
         made = (await pool.query({ name: 'book', text: CALL, values })).rows[0];
       } catch (error) {
-        if ((error as { code?: string }).code !== '23P01') throw error; // an overlap: a 409 like a full slot
+        // An overlap or a slot filled meanwhile: a 409 like a full slot.
+        if (!['23P01', '23514'].includes((error as { code?: string }).code ?? '')) throw error;
       }
     }
     // A place taken that filled the slot, or a booking refused, leaves the slot seen full.

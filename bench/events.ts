@@ -144,15 +144,6 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
       })),
     )
     .execute();
-  await db
-    .updateTable('slots')
-    .set({ booked_count: 1 })
-    .where(
-      'id',
-      'in',
-      booked.map((slot) => slot.id),
-    )
-    .execute();
   return { evening, slotCount: slots.length, bookedCount: booked.length };
 }
 

@@ -11,6 +11,7 @@ import { ROLE_LABELS, ROLES, type Role } from './roles';
 export const AUDIT_ACTIONS = [
   'booking.created',
   'booking.moved',
+  'booking.changed',
   'booking.cancelled',
   'booking.confirmed',
   'person.created',
@@ -159,6 +160,7 @@ export const AUDIT_CSV_COLUMNS = [
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'booking.created': 'Booked for a family',
   'booking.moved': 'Moved a booking',
+  'booking.changed': 'Changed a booking',
   'booking.cancelled': 'Cancelled a booking',
   'booking.confirmed': 'Confirmed a booking',
   'person.created': 'Added a person',
@@ -261,6 +263,8 @@ export function auditSummary(entry: {
       return `Booked ${label}${detail.at ? ` — ${detail.at}` : ''}`;
     case 'booking.moved':
       return `Moved the booking of ${label}: ${detail.from ?? '?'} → ${detail.to ?? '?'}`;
+    case 'booking.changed':
+      return `Changed the booking of ${label}: ${detail.from ?? '?'} → ${detail.to ?? '?'}`;
     case 'booking.cancelled':
       return `Cancelled the booking of ${label}${detail.at ? ` — ${detail.at}` : ''}`;
     case 'booking.confirmed':

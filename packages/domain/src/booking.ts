@@ -30,6 +30,8 @@ export const BOOKING_TEXT = {
   guestsOver: (allowance: number) => `You can bring at most ${allowance} guests.`,
   gownUnknown: 'Choose a gown size from the list.',
   bookingNotFound: 'Booking not found.',
+  alreadyCancelled: 'This booking has already been cancelled.',
+  guestsAdmitted: 'Guests already admitted at the door cannot be removed from the booking.',
   nothingToBook: 'Choose at least one time.',
   noArrangement: 'No times fit between those hours. Try a wider window or fewer teachers.',
   arranged: 'Here is the most compact schedule we found. Book it to keep these times.',

@@ -21,6 +21,7 @@ import * as slotFreed from './migrations/019-slot-freed';
 import * as slotLabels from './migrations/020-slot-labels';
 import * as eventVersions from './migrations/021-event-versions';
 import * as bookingInFewerTrips from './migrations/022-booking-in-fewer-trips';
+import * as placesFromBookings from './migrations/023-places-from-bookings';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '020-slot-labels': slotLabels,
   '021-event-versions': eventVersions,
   '022-booking-in-fewer-trips': bookingInFewerTrips,
+  '023-places-from-bookings': placesFromBookings,
 };
 
 const migratorOf = (

@@ -13,7 +13,20 @@ const DAY = 86_400;
 const HOUR = 3_600;
 
 type Settings = Record<string, Record<string, unknown>>;
-type Outcome = { created: PartyBookingRow[]; cancelled: PartyBookingRow[]; all: PartyBookingRow[] };
+type Outcome = {
+  created: PartyBookingRow[];
+  cancelled: PartyBookingRow[];
+  /** Bookings changed in place (a ticketed booking's guests or gown). */
+  changed?: PartyBookingRow[];
+  all: PartyBookingRow[];
+};
+
+/** What a change did, as a mail's subject and a push's title say it. */
+export function changeTitle(outcome: Outcome): string {
+  if ((outcome.created.length > 0 && outcome.cancelled.length > 0) || (outcome.changed ?? []).length > 0)
+    return 'booking changed';
+  return outcome.created.length > 0 ? 'booking confirmed' : 'booking cancelled';
+}
 
 const pushWanted = (settings: Settings | null | undefined) => withSettingsDefaults(settings ?? {}).push;
 
@@ -23,20 +36,14 @@ export function bookingChangePushes(
   family: { settings: Settings } | undefined,
   outcome: Outcome,
 ): OutgoingPush[] {
-  const changed = [...outcome.created, ...outcome.cancelled];
+  const changed = [...outcome.created, ...(outcome.changed ?? []), ...outcome.cancelled];
   if (changed.length === 0) return [];
   const pushes: OutgoingPush[] = [];
   const url = bookingPath(event.group_int, event.code);
   const party = [...new Set(changed.map((b) => b.parent_id ?? b.student_id))].filter(
     (id): id is number => id !== null,
   );
-  const title = `${event.name}: ${
-    outcome.created.length > 0 && outcome.cancelled.length > 0
-      ? 'booking changed'
-      : outcome.created.length > 0
-        ? 'booking confirmed'
-        : 'booking cancelled'
-  }`;
+  const title = `${event.name}: ${changeTitle(outcome)}`;
   const notified = new Set<number>();
   if (family && pushWanted(family.settings).bookings) {
     const first = outcome.all[0] ?? outcome.cancelled[0];
@@ -51,7 +58,11 @@ export function bookingChangePushes(
     if (booking.teacher_id === null || notified.has(booking.teacher_id)) continue;
     const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
     if (!(event.booking_notifications || optedIn) || !pushWanted(booking.teacher_settings).bookings) continue;
-    const what = outcome.created.includes(booking) ? 'New booking' : 'Cancelled booking';
+    const what = outcome.created.includes(booking)
+      ? 'New booking'
+      : outcome.cancelled.includes(booking)
+        ? 'Cancelled booking'
+        : 'Changed booking';
     pushes.push(
       notice([booking.teacher_id], {
         action: 'booking',

@@ -228,7 +228,8 @@ export async function seedMatrix(t: TestApp) {
     bStudent: await session(b.student.id),
     bLink: { kind: 'link', token: b.link },
   };
-  // What the evening held once seeded: after each route its new bookings go and its counts come back.
+  // What the evening held once seeded: after each route its new bookings go (the database gives their
+  // places back).
   const firstNewBooking =
     ((
       await t.db
@@ -236,12 +237,6 @@ export async function seedMatrix(t: TestApp) {
         .select((eb) => eb.fn.max('id').as('id'))
         .executeTakeFirst()
     )?.id ?? 0) + 1;
-  const counts = await t.db
-    .selectFrom('slots')
-    .select(['id', 'booked_count'])
-    .where('school_id', 'in', [a.schoolId, b.schoolId])
-    .execute();
-  const baseline = new Map(counts.map((row) => [row.id, row.booked_count]));
 
   /** The student's own ceremony ticket, as it is now. */
   const ticketCode = async () =>
@@ -450,8 +445,8 @@ export async function seedMatrix(t: TestApp) {
   });
 
   /**
-   * After each route: bookings it made are cancelled (their tickets void with them) and the slots' counts
-   * restored, so every route meets the evening as seeded; callers whose session or link a call ended get
+   * After each route: bookings it made are cancelled (their tickets void and their places come back with
+   * them), so every route meets the evening as seeded; callers whose session or link a call ended get
    * a new one.
    */
   async function reset(): Promise<void> {
@@ -463,16 +458,6 @@ export async function seedMatrix(t: TestApp) {
       .where('status', '=', 'booked')
       .where('school_id', 'in', [a.schoolId, b.schoolId])
       .execute();
-    const now = await t.db
-      .selectFrom('slots')
-      .select(['id', 'booked_count'])
-      .where('school_id', 'in', [a.schoolId, b.schoolId])
-      .execute();
-    for (const row of now) {
-      const before = baseline.get(row.id);
-      if (before !== undefined && before !== row.booked_count)
-        await t.db.updateTable('slots').set({ booked_count: before }).where('id', '=', row.id).execute();
-    }
     const held = Object.values(credentials).map((credential) => hashToken(credential.token));
     const live = new Set(
       (

@@ -4,7 +4,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asOwner } from '../../src/db/scope';
 import { fullSlotHintsOf } from '../../src/modules/booking/full-slot-hints';
+import { seedFamilies } from '../concurrency/race-support';
 import { expectStatus } from '../directory/directory-helpers';
+import { insertBooking } from '../events/events-helpers';
 import { waitFor } from '../faults/fault-support';
 import { createTestApp, type TestApp } from '../test-app';
 import { connectElsewhere } from '../test-db';
@@ -32,8 +34,12 @@ afterAll(async () => {
 });
 
 const hints = () => fullSlotHintsOf(t.db);
+/** Fills a slot behind this process's back: another family's booking written straight into the database. */
 const fillQuietly = (slotId: number) =>
-  asOwner(() => sql`update slots set booked_count = capacity where id = ${slotId}`.execute(t.db));
+  asOwner(async () => {
+    const [family] = await seedFamilies(t.db, e.schoolId, 1);
+    await insertBooking(t.db, slotId, { parentId: family?.parentId, studentId: family?.studentId });
+  });
 const columns = (grid: BookingPage['grid']) =>
   grid.map((group) => ({
     teacherId: group.teacherId,
@@ -109,7 +115,10 @@ describe('the full-slot hints', () => {
     const art = e.teachers[3]?.id ?? 0;
     const [announced, quiet] = freeSlots((await bookingPage(e, e.parent.token, e.code)).grid, art);
     const free = (slotId: number) =>
-      elsewhere?.query('update slots set booked_count = 0 where id = $1', [slotId]);
+      elsewhere?.query(
+        "update bookings set status = 'cancelled', cancelled_at = now() where slot_id = $1 and status = 'booked'",
+        [slotId],
+      );
     await fillQuietly(announced ?? 0);
     hints().markFull(announced ?? 0);
     await free(announced ?? 0);

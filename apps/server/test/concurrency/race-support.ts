@@ -143,6 +143,17 @@ export type IntegrityReport = {
   misplaced: Array<{ bookingId: number }>;
 };
 
+/** What the check reports when the data is sound. */
+export const NO_VIOLATIONS: IntegrityReport = {
+  overCapacity: [],
+  countDrift: [],
+  parentSameTeacher: [],
+  studentSameTeacher: [],
+  parentOverlaps: [],
+  studentOverlaps: [],
+  misplaced: [],
+};
+
 export const doubleBookings = (report: IntegrityReport): number =>
   report.overCapacity.length +
   report.parentSameTeacher.length +

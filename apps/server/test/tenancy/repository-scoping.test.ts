@@ -112,8 +112,8 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       enqueueMessages: {
         write: ({ db, s, o }) => messages.enqueueMessages(db, s.schoolId, someMessages(o)),
       },
-      messageCtes: { partOf: 'modules/booking.takePlacesAndSend' },
-      messageParameters: { partOf: 'modules/booking.takePlacesAndSend' },
+      messageCtes: { partOf: 'modules/booking.sendAndCommit' },
+      messageParameters: { partOf: 'modules/booking.sendAndCommit' },
     },
   ],
   'modules/accounts': [
@@ -245,20 +245,8 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       lockSlotsInOrder: {
         read: ({ db, s, o }) => booking.lockSlotsInOrder(db, s.schoolId, [o.slotId, o.freeSlotId]),
       },
-      takePlacesAndSend: {
-        write: ({ db, s, o }) =>
-          booking.takePlacesAndSend(
-            db,
-            s.schoolId,
-            o.eventId,
-            [{ slotId: o.freeSlotId, count: 1 }],
-            someMessages(o),
-          ),
-        refused: 'another school’s slot has no place to take: the statement fails as the CHECK would',
-      },
-      releasePlaces: {
-        write: ({ db, s, o }) =>
-          booking.releasePlaces(db, s.schoolId, o.eventId, [{ slotId: o.slotId, count: 1 }]),
+      sendAndCommit: {
+        write: ({ db, s, o }) => booking.sendAndCommit(db, s.schoolId, [o.slotId], someMessages(o)),
       },
       lockChildren: {
         read: ({ db, s, o }) =>
@@ -306,6 +294,10 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         write: ({ db, s, o }) => booking.cancelBookingRows(db, s.schoolId, [o.bookingId]),
       },
       setGownSize: { write: ({ db, s, o }) => booking.setGownSize(db, s.schoolId, o.bookingId, 'L') },
+      changeGuests: {
+        write: ({ db, s, o }) =>
+          booking.changeGuests(db, s.schoolId, o.concertBookingId, { guests: 1, gownSize: 'M' }),
+      },
       markConfirmed: { write: ({ db, s, o }) => booking.markConfirmed(db, s.schoolId, o.bookingId) },
       teacherSlots: {
         read: ({ db, s, o }) => booking.teacherSlots(db, s.schoolId, o.eventId, o.teachers[0]?.id ?? 0),
@@ -674,8 +666,14 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
           ]),
         refused: 'a composite foreign key',
       },
-      voidTicketsOfBookings: {
-        write: ({ db, s, o }) => tickets.voidTicketsOfBookings(db, s.schoolId, [o.concertBookingId]),
+      liveTicketIndexes: {
+        read: ({ db, s, o }) => tickets.liveTicketIndexes(db, s.schoolId, o.concertBookingId),
+      },
+      voidUnadmittedGuestTickets: {
+        write: ({ db, s, o }) => tickets.voidUnadmittedGuestTickets(db, s.schoolId, o.concertBookingId, 1),
+      },
+      voidUnadmittedTickets: {
+        write: ({ db, s, o }) => tickets.voidUnadmittedTickets(db, s.schoolId, [o.concertBookingId]),
       },
       ticketAtDoor: {
         read: ({ db, s, o }) => tickets.ticketAtDoor(db, s.schoolId, o.ticketCode, o.admin.id),

@@ -347,6 +347,8 @@ describe('tickets live with their booking', () => {
     const before = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets.map(
       (ticket) => ticket.ticketId,
     );
+    // Admitted above: undone first (a mistake at the door), as a re-issue keeps an admitted ticket (below).
+    await post('tickets/undo-scan', e.admin.token, { ticketId: before[0] });
     const answer = await post<{ data: { success: boolean; issued: number; message: string } }>(
       'tickets/generate-tickets',
       e.admin.token,
@@ -369,6 +371,23 @@ describe('tickets live with their booking', () => {
       userIds: [],
     });
     expect(evening.statusCode).toBe(422);
+  });
+
+  it('generate-tickets keeps a ticket already admitted: its person is in, the door count stays', async () => {
+    const [admitted = ''] = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets.map(
+      (ticket) => ticket.ticketId,
+    );
+    expect((await scan(e.admin.token, admitted)).data.success).toBe(true);
+    const answer = await post<{ data: { issued: number } }>('tickets/generate-tickets', e.admin.token, {
+      eventId: concert.eventId,
+      userIds: [e.otherChild.id],
+    });
+    expect(answer.data.issued).toBe(0);
+    const after = (await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets.map(
+      (ticket) => ticket.ticketId,
+    );
+    expect(after).toEqual([admitted]);
+    expect((await validate(e.admin.token, admitted)).data.valid).toBe(true);
   });
 });
 

@@ -208,3 +208,21 @@ export function eventUpdateEntry(
     detail: { changes, ...(bookingsCancelled > 0 && { bookingsCancelled }) },
   } as const;
 }
+
+/** "2 guests" */
+const guestsText = (guests: number) => `${guests} ${guests === 1 ? 'guest' : 'guests'}`;
+
+/** A booking an admin changed in place (its guests or gown at a ticketed event): one entry, old → new. */
+export function bookingGuestsEntry(
+  event: { id: number },
+  booking: BookingLike & { guests: number },
+  before: { guests: number },
+) {
+  return {
+    action: 'booking.changed',
+    subject: { type: 'booking', id: booking.id, label: familyLabel(booking) },
+    eventId: event.id,
+    people: bookingPeople([booking]),
+    detail: { from: guestsText(before.guests), to: guestsText(booking.guests) },
+  } as const;
+}

@@ -10,7 +10,7 @@ import type { MailAttachment } from '../../db/schema';
 import { enqueueMessages, type OutgoingMessages } from '../../mail/messages.repository';
 import type { OutgoingMail } from '../../mail/outbox.repository';
 import { composeMail } from '../../mail/templates';
-import { bookingChangePushes } from '../../push/push-messages';
+import { bookingChangePushes, changeTitle } from '../../push/push-messages';
 import type { IssuedTicket } from '../tickets/tickets.service';
 import type { BookingEventRow, PartyBookingRow } from './booking.repository';
 
@@ -23,6 +23,8 @@ type Family = { email: string; first_name: string; settings: Record<string, Reco
 type Outcome = {
   created: PartyBookingRow[];
   cancelled: PartyBookingRow[];
+  /** Bookings changed in place (a ticketed booking's guests or gown). */
+  changed?: PartyBookingRow[];
   all: PartyBookingRow[];
   /** The school confirmed a booking: sent whatever the family's settings say. */
   confirmation?: boolean;
@@ -137,13 +139,7 @@ export async function bookingChangeMessages(
   const wantsIt =
     outcome.confirmation || withSettingsDefaults(family?.settings ?? {}).notifications.bookingConfirmations;
   if (family && wantsIt) {
-    const subject = outcome.confirmation
-      ? 'your booking is confirmed'
-      : outcome.created.length > 0 && outcome.cancelled.length > 0
-        ? 'booking changed'
-        : outcome.created.length > 0
-          ? 'booking confirmed'
-          : 'booking cancelled';
+    const subject = outcome.confirmation ? 'your booking is confirmed' : changeTitle(outcome);
     const issued = await ticketImages(ctx, outcome.all, outcome.tickets ?? []);
     const mail = composeMail({
       product: ctx.config.appName,

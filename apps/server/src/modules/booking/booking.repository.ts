@@ -648,87 +648,35 @@ async function lockInIdOrder(db: Db, table: 'slots' | 'users', schoolId: number,
   return rows.map((row) => row.id);
 }
 
-/** Places to take or give back in one slot: a party (1) elsewhere, people (1 + guests) at a ticketed event. */
-export type Places = { slotId: number; count: number };
-
-// The change's messages are written by the same statement, and the transaction may commit with it (one
-// round trip fewer each, issue 14): a place missing fails the statement by itself (parley_places_missing,
-// as the CHECK would), and the change, messages and all, rolls back. A booking of one slot (nearly every
-// one) names it by its key: the list's plan, made for ten slots, may read the event's every slot instead.
-const takePlaces = (slots: 'one' | 'many') => {
-  const [from, match, wanted] =
-    slots === 'one'
-      ? ['', 's.id = $3::int and s.booked_count + $4::int <= s.capacity', '1']
-      : [
-          'from unnest($3::int[], $4::int[]) as v(id, n)',
-          's.id = v.id and s.booked_count + v.n <= s.capacity',
-          'cardinality($3::int[])',
-        ];
-  return `
-  with taken as (
-    update slots s set booked_count = s.booked_count + ${slots === 'one' ? '$4::int' : 'v.n'}
-    ${from}
-    where s.school_id = $1 and s.event_id = $2 and ${match}
-    returning s.id, s.booked_count >= s.capacity as now_full),
-  ${messageCtes(1, 5)}
-  select id, now_full from taken
-  union all
-  select null, null where parley_places_missing((select count(*) from taken)::int, ${wanted})`;
-};
-const TAKE_PLACES = {
-  one: { last: AND_COMMIT + takePlaces('one'), more: takePlaces('one') },
-  many: { last: AND_COMMIT + takePlaces('many'), more: takePlaces('many') },
-};
+// The change's messages are written by its last statement, and the transaction commits with it (one round
+// trip fewer, issue 14): the places were taken already, by the database's own count of the rows the change
+// wrote (migration 023), which refused the change if a slot had no room. The statement also says which of
+// the slots booked are full now (what this process remembers of them: full-slot-hints.ts).
+const SEND = `
+  with ${messageCtes(1, 3)}
+  select s.id, s.booked_count >= s.capacity as now_full from slots s
+  where s.school_id = $1 and s.id = any($2::int[])`;
+const SEND_AND_COMMIT = { last: AND_COMMIT + SEND, more: SEND };
 
 /**
- * Takes the places in each of the event's slots, only where they are all free, and writes the change's
- * messages; with `last`, the transaction commits with it, in the same round trip (AND_COMMIT: nothing may
- * follow it). The conditional UPDATE is the capacity rule (the CHECK booked_count <= capacity stands behind
- * it): when a slot has no room the statement fails as the CHECK would (23514, slots_booked_count) and
- * nothing is written. Returns the slots taken from, and whether each is full now.
+ * Writes the change's messages; with `last`, the transaction commits with it, in the same round trip
+ * (AND_COMMIT: nothing may follow it). Returns the slots given, each with whether it is full now.
  */
-export async function takePlacesAndSend(
+export async function sendAndCommit(
   db: Db,
   schoolId: number,
-  eventId: number,
-  places: Places[],
+  slotIds: number[],
   messages: OutgoingMessages,
   { last = false } = {},
-) {
-  const only = places.length === 1 ? places[0] : undefined;
+): Promise<Array<{ id: number; now_full: boolean }>> {
   const { rows } = await db.executeQuery<{ id: number; now_full: boolean }>(
-    CompiledQuery.raw(TAKE_PLACES[only ? 'one' : 'many'][last ? 'last' : 'more'], [
+    CompiledQuery.raw(SEND_AND_COMMIT[last ? 'last' : 'more'], [
       schoolId,
-      eventId,
-      only ? only.slotId : places.map((place) => place.slotId),
-      only ? only.count : places.map((place) => place.count),
+      slotIds,
       ...messageParameters(messages),
     ]),
   );
   return rows;
-}
-
-const RELEASE_PLACES = `
-  update slots s set booked_count = greatest(s.booked_count - v.n, 0)
-  from unnest($3::int[], $4::int[]) as v(id, n)
-  where s.school_id = $1 and s.event_id = $2 and s.id = v.id`;
-
-/** Gives back places in the event's slots (a change's cancelled bookings). */
-export async function releasePlaces(
-  db: Db,
-  schoolId: number,
-  eventId: number,
-  places: Places[],
-): Promise<void> {
-  if (places.length === 0) return;
-  await db.executeQuery(
-    CompiledQuery.raw(RELEASE_PLACES, [
-      schoolId,
-      eventId,
-      places.map((place) => place.slotId),
-      places.map((place) => place.count),
-    ]),
-  );
 }
 
 /**
@@ -868,6 +816,27 @@ export async function cancelBookingRows(db: Db, schoolId: number, bookingIds: nu
     .where('status', '=', 'booked')
     .returning(['id', 'slot_id'])
     .execute();
+}
+
+/**
+ * A live booking's guests and gown changed in place (a ticketed event: it keeps its row and tickets). The
+ * database moves the slot's people by the row's change, and refuses it past the slot's capacity. Undefined
+ * when the booking is no longer live (another request cancelled it first).
+ */
+export async function changeGuests(
+  db: Db,
+  schoolId: number,
+  bookingId: number,
+  change: { guests: number; gownSize: string | null },
+) {
+  return db
+    .updateTable('bookings')
+    .set({ guests: change.guests, gown_size: change.gownSize, updated_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', '=', bookingId)
+    .where('status', '=', 'booked')
+    .returning('id')
+    .executeTakeFirst();
 }
 
 export async function setGownSize(db: Db, schoolId: number, bookingId: number, gownSize: string) {

@@ -15,8 +15,8 @@ import type { Actor } from '../../lib/actor';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../lib/http-error';
 import { withTransactionRetry } from '../../lib/transaction-retry';
 import { recordAudit } from '../audit/audit.service';
-import { bookingChangeEntry } from '../audit/audit-entries';
-import { issueTickets } from '../tickets/tickets.service';
+import { bookingChangeEntry, bookingGuestsEntry } from '../audit/audit-entries';
+import { issueTickets, matchTickets } from '../tickets/tickets.service';
 import { type Booker, bookerFor, bookingRole, openFrom } from './booker';
 import * as repo from './booking.repository';
 import {
@@ -96,10 +96,38 @@ type Outcome = BookingResult & { replayed: boolean };
 type Opened = NonNullable<Awaited<ReturnType<typeof repo.openChange>>>;
 
 /**
+ * At a ticketed event, a booking cancelled and booked again in the same slot for the same person is the same
+ * booking with other guests (or gown): it is changed in place, keeping its row and its tickets (issue 34).
+ * Pairs each such booking with its item.
+ */
+function changesInPlace(
+  live: repo.HoldingRow[],
+  change: Change,
+  attendeeOf: (item: ChangeItem) => number | null,
+) {
+  const pairs: Array<{ booking: repo.HoldingRow; item: ChangeItem }> = [];
+  for (const id of change.cancelBookingIds) {
+    const booking = live.find((b) => b.id === id);
+    const item = change.items.find(
+      (i) =>
+        booking !== undefined &&
+        i.slotId === booking.slot_id &&
+        attendeeOf(i) === booking.student_id &&
+        !pairs.some((pair) => pair.item === i),
+    );
+    if (booking && item) pairs.push({ booking, item });
+  }
+  return pairs;
+}
+
+/**
  * Books and cancels for one party, inside runChange's transaction, after openChange locked the event and
  * the party and read what the party holds and the slots asked for (those it holds are left out below).
- * Statements: [the cancellation], the INSERT with the party's bookings after it (one statement), and last
- * the conditional UPDATE taking places, which writes the change's mails and pushes and commits.
+ * Locks in decision 008's order (the children, the slots in id order, then the bookings), then: the
+ * cancellation (a booking another request cancelled first is 404, never released twice), the changes in
+ * place, the INSERT with the party's bookings after it (one statement), the tickets, and last the change's
+ * mails and pushes with the COMMIT. The places are the database's: its triggers count them from the rows
+ * the change writes, and refuse a slot past its capacity (migration 023).
  */
 async function applyChange(
   ctx: AppContext,
@@ -112,7 +140,6 @@ async function applyChange(
   { holdings, slots: askedSlots }: Pick<Opened, 'holdings' | 'slots'>,
 ): Promise<Outcome> {
   const schoolId = event.school_id;
-  const asked = [...new Set(change.items.map((item) => item.slotId))];
   const replay = change.idempotencyKey
     ? holdings.filter((b) => b.idempotency_key === change.idempotencyKey)
     : [];
@@ -126,61 +153,37 @@ async function applyChange(
     };
   }
   const live = holdings.filter((b) => b.status === 'booked');
-  const liveIds = new Set(live.map((b) => b.id));
-  if (change.cancelBookingIds.some((id) => !liveIds.has(id))) throw notFound(BOOKING_TEXT.bookingNotFound);
-  const kept = live.filter((b) => !change.cancelBookingIds.includes(b.id));
-  const cancelled =
-    change.cancelBookingIds.length > 0
-      ? await repo.partyBookings(trx, schoolId, event.id, party, { bookingIds: change.cancelBookingIds })
-      : [];
-  await repo.cancelBookingRows(trx, schoolId, change.cancelBookingIds);
-
-  // Places per slot, before and after the change: a party takes one place in a slot however many of its
-  // children it brings (siblings seen together share one); at a ticketed event a place is a person, so a
-  // booking takes one for the attendee and one per guest. The difference is taken or given back.
+  if (change.cancelBookingIds.some((id) => !live.some((b) => b.id === id)))
+    throw notFound(BOOKING_TEXT.bookingNotFound);
   const ticketed = isTicketedGroup(event.group_int);
-  const placesIn = (bookings: Array<{ slot_id: number | null; guests: number }>) => {
-    const bySlot = new Map<number, number>();
-    for (const b of bookings) {
-      if (b.slot_id === null) continue;
-      bySlot.set(b.slot_id, ticketed ? (bySlot.get(b.slot_id) ?? 0) + 1 + b.guests : 1);
-    }
-    return bySlot;
-  };
-  const held = new Map(kept.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])));
-  const placesBefore = placesIn([...kept, ...cancelled]);
-  const placesAfter = placesIn([
-    ...kept,
-    ...change.items.map((item) => ({ slot_id: item.slotId, guests: item.guests })),
-  ]);
-  const deltas = [...new Set([...placesBefore.keys(), ...placesAfter.keys()])].map((slotId) => ({
-    slotId,
-    count: (placesAfter.get(slotId) ?? 0) - (placesBefore.get(slotId) ?? 0),
-  }));
-  const toTake = deltas.filter((d) => d.count > 0).sort((a, b) => a.slotId - b.slotId);
-  const toRelease = deltas.filter((d) => d.count < 0).map((d) => ({ slotId: d.slotId, count: -d.count }));
+  const attendeeOf = (item: ChangeItem) => (party.role === 'student' ? party.userId : item.studentId);
+  const inPlace = ticketed ? changesInPlace(live, change, attendeeOf) : [];
+  const items = change.items.filter((item) => !inPlace.some((pair) => pair.item === item));
+  const cancelIds = change.cancelBookingIds.filter((id) => !inPlace.some((pair) => pair.booking.id === id));
+  const kept = live.filter((b) => !cancelIds.includes(b.id));
+
   // Slots booked anew are read without locking them: a slot not in this event is the family's mistake
-  // (422), and one without room loses at once. The places themselves are taken last (below), so a hot
-  // slot's row lock is held for the commit only, not for the whole change.
-  const known = new Set([...kept, ...cancelled].flatMap((b) => (b.slot_id ? [b.slot_id] : [])));
-  const fresh = asked.filter((id) => !known.has(id));
-  const slots = askedSlots.filter((slot) => !known.has(slot.id));
-  const missing = change.items.findIndex(
-    (item) => fresh.includes(item.slotId) && !slots.some((slot) => slot.id === item.slotId),
+  // (422), and one without room loses at once (a hint: the database's count is the rule).
+  const held = new Map(live.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])));
+  const slots = askedSlots.filter((slot) => !held.has(slot.id));
+  const missing = items.findIndex(
+    (item) => !held.has(item.slotId) && !slots.some((s) => s.id === item.slotId),
   );
-  if (missing >= 0)
+  if (missing >= 0) {
+    const index = change.items.indexOf(items[missing] as ChangeItem);
     throw unprocessable(BOOKING_TEXT.slotNotInEvent, {
-      [`items.${missing}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
+      [`items.${index}.slotId`]: [BOOKING_TEXT.slotNotInEvent],
     });
-  const needs = new Map(toTake.map((d) => [d.slotId, d.count]));
-  if (slots.some((slot) => slot.booked_count + (needs.get(slot.id) ?? 0) > slot.capacity))
+  }
+  const needed = (slotId: number) =>
+    ticketed ? items.reduce((sum, item) => sum + (item.slotId === slotId ? 1 + item.guests : 0), 0) : 1;
+  if (slots.some((slot) => slot.booked_count + needed(slot.id) > slot.capacity))
     throw conflict(BOOKING_TEXT.slotTaken);
   const slotOf = new Map<number, { teacher_id: number | null; starts_at: Date; ends_at: Date }>([
     ...held,
-    ...cancelled.flatMap((b) => (b.slot_id ? [[b.slot_id, b] as const] : [])),
     ...slots.map((slot) => [slot.id, slot] as const),
   ]);
-  const rows: repo.NewBooking[] = change.items.map((item) => {
+  const rows: repo.NewBooking[] = items.map((item) => {
     const slot = slotOf.get(item.slotId);
     if (!slot) throw new Error('a booked slot has no times');
     return {
@@ -191,7 +194,7 @@ async function applyChange(
       starts_at: slot.starts_at,
       ends_at: slot.ends_at,
       parent_id: party.parentId,
-      student_id: party.role === 'student' ? party.userId : item.studentId,
+      student_id: attendeeOf(item),
       subject_id: event.group_int === EVENT_GROUPS.parentTeacher ? item.subjectId : null,
       guests: item.guests,
       gown_size: item.gownSize,
@@ -226,9 +229,28 @@ async function applyChange(
   }
   const problem = scheduleProblem([...kept.map(appointment), ...rows.map(appointment)], rules, elsewhere);
   if (problem) throw conflict(problem);
+
+  // Several slots are locked in id order before any row changes (their triggers lock them as they count),
+  // so two families moving across the same pair never deadlock.
+  const left = live.flatMap((b) => (cancelIds.includes(b.id) && b.slot_id ? [b.slot_id] : []));
+  const booked = [...new Set([...rows, ...inPlace.map((pair) => pair.booking)].map((b) => b.slot_id ?? 0))];
+  await repo.lockSlotsInOrder(trx, schoolId, [...left, ...booked]);
+  const cancelled =
+    cancelIds.length > 0
+      ? await repo.partyBookings(trx, schoolId, event.id, party, { bookingIds: cancelIds })
+      : [];
+  // One booking changes state once: the second of two requests cancelling or moving it finds it gone.
+  if ((await repo.cancelBookingRows(trx, schoolId, cancelIds)).length < cancelIds.length)
+    throw notFound(BOOKING_TEXT.alreadyCancelled);
+  for (const { booking, item } of inPlace) {
+    const changed = await repo.changeGuests(trx, schoolId, booking.id, item);
+    if (!changed) throw notFound(BOOKING_TEXT.alreadyCancelled);
+  }
   const { created, after } = await repo.insertAndReadBookings(trx, schoolId, event.id, party, rows);
-  // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger).
-  const tickets = isTicketedGroup(event.group_int)
+  const changedRows = after.filter((row) => inPlace.some((pair) => pair.booking.id === row.id));
+  // A ticketed event's bookings carry their tickets (a cancelled one's are voided by a trigger); one
+  // changed in place keeps its own.
+  const tickets = ticketed
     ? await issueTickets(
         trx,
         schoolId,
@@ -236,35 +258,32 @@ async function applyChange(
         rows.map((row, index) => ({ ...row, id: created[index] ?? 0 })),
       )
     : [];
+  for (const row of changedRows) tickets.push(...(await matchTickets(trx, schoolId, event.id, row)));
   const createdRows = after.filter((row) => created.includes(row.id));
   if (change.byAdmin && change.actor)
-    await recordAudit(trx, change.actor, bookingChangeEntry(event, createdRows, cancelled));
+    await recordAudit(trx, change.actor, [
+      ...[bookingChangeEntry(event, createdRows, cancelled)].flat(),
+      ...changedRows.map((row) =>
+        bookingGuestsEntry(event, row, inPlace.find((pair) => pair.booking.id === row.id)?.booking ?? row),
+      ),
+    ]);
   const messages = await bookingChangeMessages(ctx, event, family, {
     created: createdRows,
     cancelled,
+    changed: changedRows,
     all: after,
     tickets,
   });
-
-  // Last, the places: the conditional UPDATE is the capacity rule (the CHECK stands behind it), and the
-  // same statement writes the messages. Several slots are locked in id order first, so two families
-  // booking the same pair never deadlock.
-  await repo.lockSlotsInOrder(
-    trx,
-    schoolId,
-    [...toRelease, ...toTake].map((d) => d.slotId),
-  );
-  await repo.releasePlaces(trx, schoolId, event.id, toRelease);
-  // The transaction's last statement: it commits (a slot without room fails it, and the whole change).
-  const taken = await repo.takePlacesAndSend(trx, schoolId, event.id, toTake, messages, { last: true });
+  // The transaction's last statement: the messages, and the COMMIT with them.
+  const full = await repo.sendAndCommit(trx, schoolId, booked, messages, { last: true });
   const hints = fullSlotHintsOf(ctx.db);
-  hints.forget(toRelease.map((d) => d.slotId));
+  hints.forget(left);
   hints.saw(
-    taken.map((slot) => slot.id),
-    taken.flatMap((slot) => (slot.now_full ? [slot.id] : [])),
+    full.map((slot) => slot.id),
+    full.flatMap((slot) => (slot.now_full ? [slot.id] : [])),
   );
   const message =
-    created.length > 0 && cancelled.length > 0
+    (created.length > 0 && cancelled.length > 0) || changedRows.length > 0
       ? BOOKING_TEXT.changed
       : created.length > 0
         ? BOOKING_TEXT.booked
@@ -272,7 +291,7 @@ async function applyChange(
   return {
     message,
     bookings: after.map((row) => myBookingView(row, event.timezone)),
-    created,
+    created: [...created, ...changedRows.map((row) => row.id)],
     replayed: false,
   };
 }
@@ -486,13 +505,15 @@ export async function removeBooking(
   actor: Actor,
 ) {
   const admin = isAdmin(booker);
-  const booking = await liveBooking(ctx.db, booker.schoolId, eventId, bookingId);
+  const [booking] = await repo.bookingsById(ctx.db, booker.schoolId, eventId, [bookingId]);
   const own = bookingRole(booker) !== null ? partyOf(booker) : null;
   const ownsIt =
     own !== null &&
-    ((own.role === 'parent' && booking.parent_id === own.userId) ||
-      (own.role === 'student' && booking.student_id === own.userId));
-  if (!ownsIt && !admin) throw notFound(BOOKING_TEXT.bookingNotFound);
+    ((own.role === 'parent' && booking?.parent_id === own.userId) ||
+      (own.role === 'student' && booking?.student_id === own.userId));
+  if (!booking || (!ownsIt && !admin)) throw notFound(BOOKING_TEXT.bookingNotFound);
+  // Said to the family or an admin only: to anyone else the booking is not there at all.
+  if (booking.status !== 'booked') throw notFound(BOOKING_TEXT.alreadyCancelled);
   const party = ownsIt && own ? own : partyOfBooking(booking);
   return runChange(ctx, booker, eventId, party, {
     items: [],

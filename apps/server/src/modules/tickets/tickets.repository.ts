@@ -18,8 +18,8 @@ export async function insertTickets(db: Db, rows: NewTicket[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('tickets').values(rows).execute();
 }
 
-/** Voids the live tickets of these bookings (cancelled, changed, or re-issued). */
-export async function voidTicketsOfBookings(db: Db, schoolId: number, bookingIds: number[]): Promise<void> {
+/** Voids the live tickets of these bookings not yet admitted (re-issued: an admitted one stays, its person is in). */
+export async function voidUnadmittedTickets(db: Db, schoolId: number, bookingIds: number[]): Promise<void> {
   if (bookingIds.length === 0) return;
   await db
     .updateTable('tickets')
@@ -27,7 +27,54 @@ export async function voidTicketsOfBookings(db: Db, schoolId: number, bookingIds
     .where('school_id', '=', schoolId)
     .where('booking_id', 'in', bookingIds)
     .where('status', '=', 'valid')
+    .where('scanned_at', 'is', null)
     .execute();
+}
+
+/** The heads (0 the attendee, 1, 2, … the guests) of a booking's live tickets. */
+export async function liveTicketIndexes(db: Db, schoolId: number, bookingId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .select('guest_index')
+    .where('school_id', '=', schoolId)
+    .where('booking_id', '=', bookingId)
+    .where('status', '=', 'valid')
+    .execute();
+  return rows.map((row) => row.guest_index);
+}
+
+/**
+ * Voids up to `count` of a booking's guest tickets not yet admitted, highest guest number first, each locked
+ * as a door's admission would (a door admitting one meanwhile keeps it). Returns how many it voided.
+ */
+export async function voidUnadmittedGuestTickets(
+  db: Db,
+  schoolId: number,
+  bookingId: number,
+  count: number,
+): Promise<number> {
+  const voided = await db
+    .updateTable('tickets')
+    .set({ status: 'void', voided_at: sql`now()` })
+    .where('school_id', '=', schoolId)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('tickets')
+        .select('id')
+        .where('school_id', '=', schoolId)
+        .where('booking_id', '=', bookingId)
+        .where('status', '=', 'valid')
+        .where('guest_index', '>', 0)
+        .where('scanned_at', 'is', null)
+        .orderBy('guest_index', 'desc')
+        .limit(count)
+        .forUpdate(),
+    )
+    .where('status', '=', 'valid')
+    .where('scanned_at', 'is', null)
+    .returning('id')
+    .execute();
+  return voided.length;
 }
 
 /** A ticket with everything its answer shows: the attendee, the event, who scanned it, when and where. */
@@ -264,19 +311,23 @@ export async function scanAnswer(db: Db, schoolId: number, userId: number, nonce
   return row?.answer ?? undefined;
 }
 
-/** The door's count: live tickets expected and admitted, guests among them. */
+/**
+ * The door's count: live tickets expected, people admitted, those still to come, guests among them. An
+ * admission counts whatever happens to the booking after it (the people are in): the count moves only by
+ * scans and undos (issue 34).
+ */
 export async function doorCounts(db: Db, schoolId: number, eventId: number) {
   const row = await db
     .selectFrom('tickets')
     .select([
-      sql<number>`count(*)::int`.as('expected'),
+      sql<number>`count(*) filter (where status = 'valid')::int`.as('expected'),
       sql<number>`count(scanned_at)::int`.as('admitted'),
-      sql<number>`count(*) filter (where guest_index > 0)::int`.as('guests_expected'),
+      sql<number>`count(*) filter (where status = 'valid' and scanned_at is null)::int`.as('to_come'),
+      sql<number>`count(*) filter (where status = 'valid' and guest_index > 0)::int`.as('guests_expected'),
       sql<number>`count(scanned_at) filter (where guest_index > 0)::int`.as('guests_admitted'),
     ])
     .where('school_id', '=', schoolId)
     .where('event_id', '=', eventId)
-    .where('status', '=', 'valid')
     .executeTakeFirstOrThrow();
   return row;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { BOOKING_TEXT } from '@parley/domain/booking';
 import { isTicketedGroup } from '@parley/domain/event-groups';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import {
@@ -42,23 +43,70 @@ export async function issueTickets(
   trx: Db,
   schoolId: number,
   eventId: number,
-  bookings: Array<{ id: number; parent_id: number | null; student_id: number | null; guests: number }>,
+  bookings: TicketedBooking[],
 ): Promise<IssuedTicket[]> {
-  const rows = bookings.flatMap((booking) =>
-    Array.from({ length: 1 + booking.guests }, (_, guest) => ({
-      school_id: schoolId,
-      event_id: eventId,
-      booking_id: booking.id,
-      user_id: booking.student_id ?? booking.parent_id ?? 0,
-      guest_index: guest,
-      code: newTicketCode(),
-    })),
+  return insertTickets(
+    trx,
+    schoolId,
+    eventId,
+    bookings.flatMap((booking) =>
+      Array.from({ length: 1 + booking.guests }, (_, head) => ({ booking, head })),
+    ),
   );
+}
+
+type TicketedBooking = { id: number; parent_id: number | null; student_id: number | null; guests: number };
+export type IssuedTicket = { bookingId: number; guestIndex: number; code: string };
+
+/** New tickets, each a booking's head (0 the attendee, 1… a guest) with a fresh code. */
+async function insertTickets(
+  trx: Db,
+  schoolId: number,
+  eventId: number,
+  heads: Array<{ booking: TicketedBooking; head: number }>,
+): Promise<IssuedTicket[]> {
+  const rows = heads.map(({ booking, head }) => ({
+    school_id: schoolId,
+    event_id: eventId,
+    booking_id: booking.id,
+    user_id: booking.student_id ?? booking.parent_id ?? 0,
+    guest_index: head,
+    code: newTicketCode(),
+  }));
   await repo.insertTickets(trx, rows);
   return rows.map((row) => ({ bookingId: row.booking_id, guestIndex: row.guest_index, code: row.code }));
 }
 
-export type IssuedTicket = { bookingId: number; guestIndex: number; code: string };
+/**
+ * A booking's tickets brought to its heads, keeping every live ticket and its code (issue 34): a head
+ * without a live ticket gets one; fewer guests void the highest-numbered guest tickets not yet admitted (an
+ * admitted guest cannot be taken off: 409). New guests take the lowest free guest numbers. Returns the
+ * tickets issued.
+ */
+export async function matchTickets(
+  trx: Db,
+  schoolId: number,
+  eventId: number,
+  booking: TicketedBooking,
+): Promise<IssuedTicket[]> {
+  const live = new Set(await repo.liveTicketIndexes(trx, schoolId, booking.id));
+  const guestsLive = [...live].filter((head) => head > 0).length;
+  const extra = guestsLive - booking.guests;
+  if (extra > 0 && (await repo.voidUnadmittedGuestTickets(trx, schoolId, booking.id, extra)) < extra)
+    throw conflict(BOOKING_TEXT.guestsAdmitted);
+  const heads = live.has(0) ? [] : [0];
+  for (let guest = 1, missing = -extra; missing > 0; guest++)
+    if (!live.has(guest)) {
+      heads.push(guest);
+      missing -= 1;
+    }
+  return insertTickets(
+    trx,
+    schoolId,
+    eventId,
+    heads.map((head) => ({ booking, head })),
+  );
+}
 
 function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
   const attendee = `${row.first_name} ${row.last_name}`.trim();
@@ -288,7 +336,10 @@ export async function undoScan(ctx: AppContext, caller: Caller, code: string, ac
   });
 }
 
-/** POST tickets/generate-tickets (admin): fresh tickets (new codes) for the people who booked; old ones void. */
+/**
+ * POST tickets/generate-tickets (admin): fresh tickets (new codes) for the people who booked; old ones not
+ * yet admitted void.
+ */
 export async function generateTickets(
   ctx: AppContext,
   caller: Caller,
@@ -302,12 +353,15 @@ export async function generateTickets(
     throw unprocessable(TICKET_TEXT.notTicketed, { eventId: [TICKET_TEXT.notTicketed] });
   const issued = await ctx.db.transaction().execute(async (trx) => {
     const bookings = await repo.liveBookings(trx, caller.schoolId, eventId, attendeeIds);
-    await repo.voidTicketsOfBookings(
+    // An admitted ticket stays (its person is in); the others get new codes.
+    await repo.voidUnadmittedTickets(
       trx,
       caller.schoolId,
       bookings.map((booking) => booking.id),
     );
-    const issued = (await issueTickets(trx, caller.schoolId, eventId, bookings)).length;
+    let issued = 0;
+    for (const booking of bookings)
+      issued += (await matchTickets(trx, caller.schoolId, eventId, booking)).length;
     if (issued > 0)
       await recordAudit(trx, actor, {
         action: 'tickets.reissued',
@@ -345,7 +399,7 @@ export async function door(
     eventName: event.name,
     expected: counts.expected,
     admitted: counts.admitted,
-    toCome: counts.expected - counts.admitted,
+    toCome: counts.to_come,
     guestsExpected: counts.guests_expected,
     guestsAdmitted: counts.guests_admitted,
     recent: recent.map((row) => toTicket(ctx, row)),

@@ -104,6 +104,11 @@ export async function afterBookingChange(access: BookingAccess, result: Pick<Boo
   queryClient.setQueriesData<UserSlots>({ queryKey: slotsPrefix(access) }, (data) =>
     data ? { ...data, bookings: result.bookings } : data,
   );
+  await refreshBookings(access);
+}
+
+/** Reads the page and the grid again: a booking changed elsewhere (the other parent, another device). */
+export async function refreshBookings(access: BookingAccess) {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: slotsPrefix(access) }),
     queryClient.invalidateQueries({ queryKey: bookingPageKey(access) }),

@@ -438,6 +438,22 @@ describe('parent-teacher booking', () => {
     expect(await screen.findByText('No bookings yet.')).toBeTruthy();
   });
 
+  it('shows the bookings as they are when the booking was cancelled meanwhile (404)', async () => {
+    serve({ bookings: [booking(900, TEACHERS.smith, ALICE, '16:20')] });
+    routes['/api/events/remove-booking'] = () => {
+      bookings = []; // the other parent cancelled it first
+      return json(404, { message: BOOKING_TEXT.alreadyCancelled });
+    };
+    renderAt('/book/ptevent/SPRING');
+    const mine = within(await screen.findByRole('list', { name: 'My bookings' }));
+    fireEvent.click(mine.getByRole('button', { name: 'Cancel' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel this booking?' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel booking' }));
+
+    expect(await screen.findByText(BOOKING_TEXT.alreadyCancelled)).toBeTruthy();
+    expect(await screen.findByText('No bookings yet.')).toBeTruthy();
+  });
+
   it('shows why a closed event takes no bookings and lists existing ones without controls', async () => {
     serve({
       event: ptEvent({ isOpen: false, closedReason: BOOKING_TEXT.closed }),

@@ -3,7 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useSnackbar } from '../../../components/snackbar';
-import { afterBookingChange, type BookingAccess, removeBooking } from '../api';
+import { ApiError } from '../../../lib/api-client';
+import { afterBookingChange, type BookingAccess, refreshBookings, removeBooking } from '../api';
 import { BOOKING_UI } from '../booking-text';
 import { bookingErrorLines } from '../use-booking-actions';
 import { bookingWho } from './booking-list';
@@ -19,9 +20,11 @@ export function useCancelBooking(access: BookingAccess, eventId: number) {
       showSnackbar(result.message || BOOKING_TEXT.cancelled, 'success');
       await afterBookingChange(access, result);
     },
-    onError: (error) => {
+    onError: async (error) => {
       setTarget(null);
       showSnackbar(bookingErrorLines(error).join(' '), 'error');
+      // Cancelled meanwhile (by the other parent, the child or the school): show the bookings as they are.
+      if (error instanceof ApiError && error.status === 404) await refreshBookings(access);
     },
   });
   const what = target ? [target.timeLabel, bookingWho(target)].filter(Boolean).join(', ') : '';
