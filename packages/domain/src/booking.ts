@@ -340,7 +340,7 @@ export const bookingResultResponse = z.object({
   message: z.string(),
   /** The booker's live bookings in the event after the change. */
   bookings: z.array(myBooking),
-  /** Ids of the bookings this request created. */
+  /** Ids of the bookings this request created, or changed in place (a ticketed booking's guests). */
   created: z.array(z.number()),
 });
 export type BookingResult = z.infer<typeof bookingResultResponse>;
