@@ -30,8 +30,6 @@ export const BOOKING_TEXT = {
   guestsOver: (allowance: number) => `You can bring at most ${allowance} guests.`,
   gownUnknown: 'Choose a gown size from the list.',
   bookingNotFound: 'Booking not found.',
-  alreadyCancelled: 'This booking has already been cancelled.',
-  guestsAdmitted: 'Guests already admitted at the door cannot be removed from the booking.',
   nothingToBook: 'Choose at least one time.',
   noArrangement: 'No times fit between those hours. Try a wider window or fewer teachers.',
   arranged: 'Here is the most compact schedule we found. Book it to keep these times.',
@@ -41,6 +39,15 @@ export const BOOKING_TEXT = {
   confirmed: 'Booking confirmation sent.',
   gownSaved: 'Gown size saved.',
   replayed: 'Booking already made.',
+} as const;
+
+/**
+ * What the server answers when a booking changed under a request (issue 34). Apart from BOOKING_TEXT so the
+ * web app, which shows the server's message, does not carry them in the booking page's bundle.
+ */
+export const BOOKING_STATE_TEXT = {
+  alreadyCancelled: 'This booking has already been cancelled.',
+  guestsAdmitted: 'Guests already admitted at the door cannot be removed from the booking.',
 } as const;
 
 /** Spec §2 Home "My Events". */

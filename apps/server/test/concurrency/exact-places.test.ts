@@ -1,4 +1,4 @@
-import { BOOKING_TEXT, type BookingResult } from '@parley/domain/booking';
+import { BOOKING_STATE_TEXT, BOOKING_TEXT, type BookingResult } from '@parley/domain/booking';
 import type { DoorState, ScanTicketResponse } from '@parley/domain/tickets';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -26,7 +26,7 @@ const answer = (res: LightMyRequestResponse): Answer => ({
 });
 
 /** What the loser of two cancels (or moves) of one booking may be told. */
-const GONE: string[] = [BOOKING_TEXT.bookingNotFound, BOOKING_TEXT.alreadyCancelled];
+const GONE: string[] = [BOOKING_TEXT.bookingNotFound, BOOKING_STATE_TEXT.alreadyCancelled];
 
 /** "200 <message>" for a success, "404 gone" for a lost cancel or move, else the status and message. */
 const outcome = (a: Answer) =>
@@ -475,7 +475,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('exact places on PostgreSQL', () =>
         guests: (await liveOfChild(c.eventId, c.family.studentId)).map((row) => row.guests),
         people: await bookedCount(c.slotId),
       }).toEqual({
-        change: { status: 409, message: BOOKING_TEXT.guestsAdmitted },
+        change: { status: 409, message: BOOKING_STATE_TEXT.guestsAdmitted },
         tickets: c.tickets,
         admitted: 3,
         guests: [2],

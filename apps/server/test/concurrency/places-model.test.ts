@@ -126,7 +126,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('a model of places on PostgreSQL', 
   afterAll(() => t?.close());
 
   /** Runs the property: fast-check's summary, the first broken run (if any) and the time taken. */
-  async function runModel(mix: Mix, runs: number, seed: number) {
+  async function runModel(mix: Mix, runs: number, seed: number, label = '') {
     const tally: Tally = { batches: 0, requests: 0, statuses: new Map() };
     let run = 0;
     let failed: Played | undefined;
@@ -157,7 +157,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('a model of places on PostgreSQL', 
     const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
     const replay = `PLACES_MODEL_MIX=${mix.name} PLACES_MODEL_SEED=${details.seed}${details.failed ? ` PLACES_MODEL_PATH=${details.counterexamplePath} PLACES_MODEL_RUNS=1` : ''}`;
     console.log(
-      `places-model [${mix.name}]: ${details.failed ? `FAILED in run ${details.numRuns} of ${runs}, batch ${failed?.batch}: ${failed?.shape}` : `${details.numRuns} runs`}, ` +
+      `places-model [${mix.name}]${label}: ${details.failed ? `FAILED in run ${details.numRuns} of ${runs}, batch ${failed?.batch}: ${failed?.shape}` : `${details.numRuns} runs`}, ` +
         `seed ${details.seed}, ${seconds} s, ${tally.batches} batches, ${tally.requests} requests (${statuses.join(' ')}); replay: ${replay}`,
     );
     if (SURVEY) {
@@ -200,7 +200,12 @@ describe.runIf(process.env.TEST_DB === 'pg')('a model of places on PostgreSQL', 
         });
       await toggle(false);
       try {
-        const { details, failed } = await runModel(MIXES['sibling-cancel'] as Mix, 20, SEED);
+        const { details, failed } = await runModel(
+          MIXES['sibling-cancel'] as Mix,
+          20,
+          SEED,
+          ' (negative control: must fail)',
+        );
         expect(details.failed).toBe(true);
         expect(failed?.problem).toMatch(/^I1 /m);
       } finally {

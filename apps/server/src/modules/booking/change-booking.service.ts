@@ -1,4 +1,5 @@
 import {
+  BOOKING_STATE_TEXT,
   BOOKING_TEXT,
   type BookingResult,
   scheduleProblem,
@@ -241,10 +242,10 @@ async function applyChange(
       : [];
   // One booking changes state once: the second of two requests cancelling or moving it finds it gone.
   if ((await repo.cancelBookingRows(trx, schoolId, cancelIds)).length < cancelIds.length)
-    throw notFound(BOOKING_TEXT.alreadyCancelled);
+    throw notFound(BOOKING_STATE_TEXT.alreadyCancelled);
   for (const { booking, item } of inPlace) {
     const changed = await repo.changeGuests(trx, schoolId, booking.id, item);
-    if (!changed) throw notFound(BOOKING_TEXT.alreadyCancelled);
+    if (!changed) throw notFound(BOOKING_STATE_TEXT.alreadyCancelled);
   }
   const { created, after } = await repo.insertAndReadBookings(trx, schoolId, event.id, party, rows);
   const changedRows = after.filter((row) => inPlace.some((pair) => pair.booking.id === row.id));
@@ -513,7 +514,7 @@ export async function removeBooking(
       (own.role === 'student' && booking?.student_id === own.userId));
   if (!booking || (!ownsIt && !admin)) throw notFound(BOOKING_TEXT.bookingNotFound);
   // Said to the family or an admin only: to anyone else the booking is not there at all.
-  if (booking.status !== 'booked') throw notFound(BOOKING_TEXT.alreadyCancelled);
+  if (booking.status !== 'booked') throw notFound(BOOKING_STATE_TEXT.alreadyCancelled);
   const party = ownsIt && own ? own : partyOfBooking(booking);
   return runChange(ctx, booker, eventId, party, {
     items: [],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { BOOKING_TEXT } from '@parley/domain/booking';
+import { BOOKING_STATE_TEXT } from '@parley/domain/booking';
 import { isTicketedGroup } from '@parley/domain/event-groups';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import {
@@ -93,7 +93,7 @@ export async function matchTickets(
   const guestsLive = [...live].filter((head) => head > 0).length;
   const extra = guestsLive - booking.guests;
   if (extra > 0 && (await repo.voidUnadmittedGuestTickets(trx, schoolId, booking.id, extra)) < extra)
-    throw conflict(BOOKING_TEXT.guestsAdmitted);
+    throw conflict(BOOKING_STATE_TEXT.guestsAdmitted);
   const heads = live.has(0) ? [] : [0];
   for (let guest = 1, missing = -extra; missing > 0; guest++)
     if (!live.has(guest)) {

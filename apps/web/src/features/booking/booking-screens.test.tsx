@@ -1,4 +1,10 @@
-import { BOOKING_TEXT, type BookingPage, type BookingResult, type MyBooking } from '@parley/domain/booking';
+import {
+  BOOKING_STATE_TEXT,
+  BOOKING_TEXT,
+  type BookingPage,
+  type BookingResult,
+  type MyBooking,
+} from '@parley/domain/booking';
 import { PAGE_ELEMENT_IDS, STORAGE_KEYS } from '@parley/domain/constants';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -442,7 +448,7 @@ describe('parent-teacher booking', () => {
     serve({ bookings: [booking(900, TEACHERS.smith, ALICE, '16:20')] });
     routes['/api/events/remove-booking'] = () => {
       bookings = []; // the other parent cancelled it first
-      return json(404, { message: BOOKING_TEXT.alreadyCancelled });
+      return json(404, { message: BOOKING_STATE_TEXT.alreadyCancelled });
     };
     renderAt('/book/ptevent/SPRING');
     const mine = within(await screen.findByRole('list', { name: 'My bookings' }));
@@ -450,7 +456,7 @@ describe('parent-teacher booking', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Cancel this booking?' }));
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel booking' }));
 
-    expect(await screen.findByText(BOOKING_TEXT.alreadyCancelled)).toBeTruthy();
+    expect(await screen.findByText(BOOKING_STATE_TEXT.alreadyCancelled)).toBeTruthy();
     expect(await screen.findByText('No bookings yet.')).toBeTruthy();
   });
 

@@ -3,7 +3,6 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useSnackbar } from '../../../components/snackbar';
-import { ApiError } from '../../../lib/api-client';
 import { afterBookingChange, type BookingAccess, refreshBookings, removeBooking } from '../api';
 import { BOOKING_UI } from '../booking-text';
 import { bookingErrorLines } from '../use-booking-actions';
@@ -23,8 +22,8 @@ export function useCancelBooking(access: BookingAccess, eventId: number) {
     onError: async (error) => {
       setTarget(null);
       showSnackbar(bookingErrorLines(error).join(' '), 'error');
-      // Cancelled meanwhile (by the other parent, the child or the school): show the bookings as they are.
-      if (error instanceof ApiError && error.status === 404) await refreshBookings(access);
+      // Perhaps cancelled meanwhile (by the other parent, the child or the school): show them as they are.
+      await refreshBookings(access);
     },
   });
   const what = target ? [target.timeLabel, bookingWho(target)].filter(Boolean).join(', ') : '';
