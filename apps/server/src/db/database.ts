@@ -224,8 +224,8 @@ const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 /**
  * Marks a transaction's last statement (a leading comment, so any database runs it as it is): against
  * PostgreSQL its COMMIT goes with it, in the same write and before the same Sync, one round trip instead of
- * two (issue 14). The statement must fail by itself when the change must not commit (a conditional UPDATE
- * that finds no room raises, migration 022), and nothing after it may fail: the transaction's own COMMIT,
+ * two (issue 14). The statement must fail by itself when the change must not commit (the places were counted
+ * by the statements before it, migration 023), and nothing after it may fail: the transaction's own COMMIT,
  * or a ROLLBACK, is then not sent. Should the statement fail, the COMMIT is skipped with it and the
  * transaction rolls back as usual.
  */

@@ -197,7 +197,7 @@ export async function bookingChangeMessages(
   return { mails, pushes: bookingChangePushes(event, family, outcome) };
 }
 
-/** The messages of a change, written in its transaction (a booking writes them as it takes its places). */
+/** The messages of a change, written in its transaction (a booking writes them with its COMMIT). */
 export async function mailBookingChange(
   ctx: AppContext,
   trx: Db,

@@ -100,7 +100,7 @@ const heldBy = (kind: Kind) => (kind === 'parent' ? sql`b.parent_id = u.id` : sq
 
 /**
  * Of the slots asked for, those already full and not the party's own (siblings share theirs): a request
- * that has lost the race ends with them. Only a hint: the conditional UPDATE that takes the place is the rule.
+ * that has lost the race ends with them. Only a hint: the database's count of the places is the rule.
  */
 const fullSlotsOf = (kind: Kind, asked: Asked, eventId: RawBuilder<unknown>) =>
   sql<number>`select s.id from slots s where s.id ${inAsked(asked)}
@@ -135,7 +135,7 @@ const peek = perPartyAndSlots((db, kind, schoolId, eventId, userId, asked) =>
 /**
  * What runChange checks a change against before it books (what openChange reads of the party), read
  * without locks, with the answer a lost race gets. Its full slots are only a hint, like openChange's: the
- * conditional UPDATE that takes the place is the rule.
+ * database's count of the places is the rule.
  */
 export async function peekEventAndParty(
   db: Db,
@@ -200,7 +200,7 @@ type OpenRow = PartyReadRow &
  * (what the process keeps about the event is checked against it: event-contexts.ts), the family (children,
  * parents, address and settings for the mail), the slots asked for that are full, what the party holds in
  * the event (live bookings, and any this idempotency key already made) and the slots asked for still to
- * come, unlocked (takePlacesAndSend takes their places). The party lock makes one family's changes take
+ * come, unlocked (the database counts their places as the rows go in). The party lock makes one family's changes take
  * turns, so what they hold (siblings sharing a slot, the travel gap, a child's limit) is read
  * consistently; capacity and overlaps are the database's whatever the order. Undefined when the event or
  * the party is not the school's.
@@ -631,7 +631,7 @@ export function bookingsById(db: Db, schoolId: number, eventId: number, bookingI
  */
 export async function lockSlotsInOrder(db: Db, schoolId: number, slotIds: number[]): Promise<number[]> {
   const ids = [...new Set(slotIds)];
-  if (ids.length < 2) return []; // one slot: its conditional UPDATE is the lock
+  if (ids.length < 2) return []; // one slot: the count of its places locks it as the rows change
   return lockInIdOrder(db, 'slots', schoolId, ids);
 }
 

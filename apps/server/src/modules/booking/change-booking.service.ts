@@ -37,9 +37,9 @@ import { fullSlotHintsOf } from './full-slot-hints';
 import { slotLabelsOf } from './slot-labels';
 
 // The booking flow (issue 5, decision 009). A change runs in one transaction: the event FOR SHARE and the
-// family's row in one locking read, then the family's holdings, the new rows, the answer and the mail,
-// and last the places (the conditional UPDATE). Capacity, "one slot per parent per teacher" and "no
-// overlapping appointments" are PostgreSQL's (the conditional UPDATE, the CHECK behind it, exclusion
+// family's row in one locking read, then the family's holdings, the new rows, the answer, and last the
+// mail with the COMMIT. Capacity, "one slot per parent per teacher" and "no overlapping appointments" are
+// PostgreSQL's (its count of the places from the rows with the CHECK behind it, migration 023; exclusion
 // constraints); a request that loses gets 409 with the message and the fresh grid. A family's booking of a
 // slot this process last saw full (full-slot-hints.ts) first reads without locks: when the slot is still
 // full, that one read, which carries the columns in question, is its 409, and no transaction starts. The

@@ -6,7 +6,7 @@ import { perDatabase } from '../../db/per-database';
  * never a rule. A booking of a slot seen full first reads without locks, and that read carries the lost
  * race's answer (half the attempts of a rush end there, in one statement); any other goes straight to the
  * transaction, which checks everything under its locks and answers a lost race itself. A wrong hint costs
- * a statement, not a booking: the conditional UPDATE decides.
+ * a statement, not a booking: the database's count of the places decides (migration 023).
  */
 export class FullSlotHints {
   private readonly full = new Set<number>();
