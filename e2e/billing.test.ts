@@ -66,6 +66,7 @@ describe('billing for schools', () => {
         WEB_DIST,
         LOG_LEVEL: 'warn',
         SMTP_URL: '',
+        TRUST_PROXY: '127.0.0.1',
         STRIPE_SECRET_KEY: 'sk_test_e2ebilling',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_URL: standIn.url,

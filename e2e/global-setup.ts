@@ -52,6 +52,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       SMTP_URL: '',
+      // The journeys stand in for a proxy on this host: each school signs up from its own address.
+      TRUST_PROXY: '127.0.0.1',
       // A booking link's page always arrives rendered here, however busy the machine (decision 019).
       PAGE_RENDER_WAIT_MS: '15000',
     },

@@ -61,7 +61,7 @@ export async function openUserMenu(page: Page, phone: boolean): Promise<void> {
 
 /**
  * Registers and verifies a school through the API, then returns the admin's token. Each school signs up
- * and logs in from its own address (X-Forwarded-For, which the server trusts from loopback): the journeys
+ * and logs in from its own address (X-Forwarded-For, which the test server trusts from 127.0.0.1: TRUST_PROXY): the journeys
  * share one server, and from 127.0.0.1 alone they would soon meet the per-IP signup and login limits.
  */
 export async function schoolThroughApi(baseUrl: string, name: string) {

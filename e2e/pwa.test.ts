@@ -18,7 +18,7 @@ let dist = '';
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'parley-pwa-dist-'));
   cpSync('apps/web/dist', dist, { recursive: true });
-  server = await startServer({ WEB_DIST: dist });
+  server = await startServer({ WEB_DIST: dist, TRUST_PROXY: '127.0.0.1' }); // journeys.ts: a proxy on this host
 });
 afterAll(async () => {
   await server?.stop();

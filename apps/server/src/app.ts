@@ -73,10 +73,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1_048_576,
-    // X-Forwarded-For is believed only from a proxy on this host or the private network (a load balancer),
-    // and then only the address that proxy saw: `true` took the left-most entry, which any client can write,
-    // and so dodged every per-IP rate limit.
-    trustProxy: 'loopback, linklocal, uniquelocal',
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (decision 032): believing a whole
+    // private network let any client on it pass as anyone, this machine included.
+    trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
     // Our own id for every request: in each of its log lines, its X-Request-Id header and a 5xx body.
     // A client's header is not taken (it could forge or collide with another request's lines).
@@ -93,6 +92,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onSend', async (_request, reply) => {
     if (draining) reply.header('connection', 'close');
   });
+  if (config.trustProxy === false) warnOfUntrustedProxy(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerSecurityHeaders(app, config);
@@ -158,7 +158,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp(config) });
+  // API_DOCS: in production the docs are off unless asked for (they map every route for a stranger).
+  if (config.apiDocs)
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', ...swaggerUiCsp(config) });
 
   await app.register(
     async (scope) => {
@@ -189,4 +191,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await registerWebApp(app, config.webDist, config.pageRenderWaitMs);
   return app;
+}
+
+/**
+ * Behind a proxy TRUST_PROXY does not name, every client counts as the proxy's one address (one school's
+ * failed logins would lock out the rest): said once in the log, so a deployer sees it on the first day.
+ */
+function warnOfUntrustedProxy(app: FastifyInstance): void {
+  let warned = false;
+  app.addHook('onRequest', async (request) => {
+    if (warned || request.headers['x-forwarded-for'] === undefined) return;
+    warned = true;
+    request.log.warn(
+      "A request came through a proxy (X-Forwarded-For) but TRUST_PROXY is not set: every client counts as the proxy's address. Set TRUST_PROXY to the proxy's addresses (README, Configuration).",
+    );
+  });
 }

@@ -31,7 +31,28 @@ describe('parseConfig', () => {
       logLevel: 'info',
       devMailbox: true,
       devMailboxOpen: false,
+      trustProxy: false,
+      apiDocs: true,
     });
+  });
+
+  it('believes no proxy unless TRUST_PROXY names them: addresses, CIDRs and named ranges, no hop count', () => {
+    expect(failure({ TRUST_PROXY: '1' }).message).toContain('TRUST_PROXY takes no hop count');
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.5, 172.18.0.0/16,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '172.18.0.0/16',
+      '::1',
+      'fd00::/8',
+    ]);
+    expect(parseConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+  });
+
+  it('serves the API docs outside production, and in production only when API_DOCS=true', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATA_ENCRYPTION_KEY: key };
+    expect(parseConfig(production).apiDocs).toBe(false);
+    expect(parseConfig({ ...production, API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(parseConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
   });
 
   it('reads every variable', () => {
@@ -53,6 +74,8 @@ describe('parseConfig', () => {
       WEB_DIST: '/srv/web',
       PAGE_RENDER_WAIT_MS: '250',
       DEV_MAILBOX_OPEN: 'true',
+      TRUST_PROXY: '10.0.0.5',
+      API_DOCS: 'true',
       DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
       NATIVE_APP_ORIGINS: 'capacitor://localhost, https://app.example.org',
       ERROR_REPORT_DSN: 'https://public-key@errors.example.org/7',
@@ -81,6 +104,8 @@ describe('parseConfig', () => {
       pageRenderWaitMs: 250,
       devMailbox: false,
       devMailboxOpen: true,
+      trustProxy: ['10.0.0.5'],
+      apiDocs: true,
       dataEncryptionKey: Buffer.alloc(32, 0xab),
       vapidKeys: undefined,
       vapidSubject: 'mailto:school@example.org',
@@ -162,6 +187,13 @@ describe('parseConfig', () => {
     ['DATA_ENCRYPTION_KEY', { DATA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }],
     ['ERROR_REPORT_DSN', { ERROR_REPORT_DSN: 'https://errors.example.org/7' }],
     ['ERROR_REPORT_DSN', { ERROR_REPORT_DSN: 'https://key@errors.example.org/' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '2' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/8/8' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.5,' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'proxy.internal' }],
+    ['API_DOCS', { API_DOCS: 'yes' }],
   ])('a bad %s throws a ConfigError with one line naming it', (variable, env) => {
     const error = failure(env);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/database';
@@ -36,6 +37,18 @@ const schema = z.object({
   // How long a booking link's page waits for the server to render it (decision 019); 0 renders none.
   PAGE_RENDER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   DEV_MAILBOX_OPEN: z.enum(['true', 'false']).default('false'),
+  // The reverse proxies whose X-Forwarded-For is believed (decision 032): none unless named.
+  TRUST_PROXY: z
+    .string()
+    .refine((value) => !/^\d+$/.test(value), {
+      message: 'takes no hop count (a client that skips the proxy could claim any address): name the proxies',
+    })
+    .refine((value) => parseTrustProxy(value) !== undefined, {
+      message: 'must be proxy addresses or CIDRs separated by commas, like 10.0.0.5,172.18.0.0/16',
+    })
+    .optional(),
+  // OpenAPI and Swagger UI at /api/docs: on outside production unless turned off, off in production unless on.
+  API_DOCS: z.enum(['true', 'false']).optional(),
   DATA_ENCRYPTION_KEY: z
     .string()
     .refine((value) => keyBytes(value) !== undefined, {
@@ -92,6 +105,25 @@ const schema = z.object({
   BILLING_CATALOG_FILE: z.string().min(1).optional(),
 });
 
+/** A prefix length that fits the address's family, or no prefix. */
+const cidr = (entry: string) => {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: addresses, CIDRs and proxy-addr's names (loopback,
+ * linklocal, uniquelocal); undefined when an entry is none of these.
+ */
+export function parseTrustProxy(value: string): string[] | undefined {
+  const entries = value.split(',').map((entry) => entry.trim());
+  const named = ['loopback', 'linklocal', 'uniquelocal'];
+  return entries.every((entry) => named.includes(entry) || cidr(entry)) ? entries : undefined;
+}
+
 /** 32 bytes from 64 hex characters or base64 (standard or URL-safe), else undefined. */
 function keyBytes(value: string): Buffer | undefined {
   const bytes = /^[0-9a-f]{64}$/i.test(value)
@@ -131,6 +163,10 @@ export type Config = {
   devMailbox: boolean;
   /** The dev mailbox answers clients beyond this machine too (a shared demo server). */
   devMailboxOpen: boolean;
+  /** Whose X-Forwarded-For to believe: nobody's (false) or these proxies'. */
+  trustProxy: false | string[];
+  /** OpenAPI and Swagger UI are served at /api/docs. */
+  apiDocs: boolean;
   /** AES-256 key for secrets kept in the database (two-factor secrets; lib/secret-box.ts, decision 015). */
   dataEncryptionKey: Buffer;
   /** The Sentry-compatible tracker unhandled errors go to (lib/error-report.ts); undefined: the log only. */
@@ -196,6 +232,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     pageRenderWaitMs: c.PAGE_RENDER_WAIT_MS,
     devMailbox: !c.SMTP_URL && c.NODE_ENV !== 'production',
     devMailboxOpen: c.DEV_MAILBOX_OPEN === 'true',
+    trustProxy: (c.TRUST_PROXY && parseTrustProxy(c.TRUST_PROXY)) || false,
+    apiDocs: c.API_DOCS ? c.API_DOCS === 'true' : c.NODE_ENV !== 'production',
     dataEncryptionKey: (c.DATA_ENCRYPTION_KEY && keyBytes(c.DATA_ENCRYPTION_KEY)) || DEVELOPMENT_KEY,
     errorReports: c.ERROR_REPORT_DSN ? parseSentryDsn(c.ERROR_REPORT_DSN) : undefined,
     metricsToken: c.METRICS_TOKEN,

@@ -1,5 +1,6 @@
 import type { Role } from '@parley/domain/roles';
 import type { FastifyRequest } from 'fastify';
+import { clientIp } from './loopback';
 
 /**
  * Who makes a change, and from where: what the audit trail records (decision 014). Built by a route from
@@ -29,7 +30,7 @@ export function actorOf(
     userId: caller.userId,
     schoolId: caller.schoolId,
     roles: caller.viaLink ? [] : caller.roles,
-    ip: request.ip ? request.ip.slice(0, 100) : null,
+    ip: clientIp(request) || null,
     userAgent: typeof agent === 'string' && agent.length > 0 ? agent.slice(0, USER_AGENT_MAX) : null,
   };
 }

@@ -11,8 +11,15 @@ const NAME = 'parley-page';
 /** A sign-in token as lib/tokens makes them (base64url): anything else in the cookie is not ours. */
 const TOKEN = /^[\w-]{20,200}$/;
 
+/**
+ * Over HTTPS, or behind a proxy that says it took HTTPS even when TRUST_PROXY does not name it: Secure
+ * only ever narrows where the cookie goes, so anyone's word for it is safe to take.
+ */
+const overHttps = (request: FastifyRequest) =>
+  request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+
 const attributes = (request: FastifyRequest, maxAgeS: number) =>
-  `Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`;
+  `Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${overHttps(request) ? '; Secure' : ''}`;
 
 /** The Set-Cookie value that keeps `token` for the pages of this browser, as long as the token lives. */
 export const pageSessionCookie = (request: FastifyRequest, token: string): string =>

@@ -232,7 +232,7 @@ describe('who may read the dev mailbox', () => {
           expect(response.statusCode, `${remoteAddress} ${url}`).toBe(404);
           expect(response.json()).toEqual({ message: SERVER_TEXT.notFound });
         }
-      // Behind a proxy on this machine, the address the proxy saw decides.
+      // A request a proxy on this machine relayed is not from this machine (trusted-proxies.test.ts).
       const proxied = await t.app.inject({
         url: urls[0],
         remoteAddress: '127.0.0.1',

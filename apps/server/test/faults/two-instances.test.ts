@@ -75,7 +75,13 @@ describe.runIf(process.env.TEST_DB === 'pg')('two API instances against one Post
     servers.push(
       ...(await Promise.all(
         INSTANCES.map((user) =>
-          startServer({ databaseUrl, SMTP_URL: sink.url(user), REDIS_URL: redis ? REDIS_URL : '' }),
+          // Each stands behind a proxy on this host (the test's requests), as TRUST_PROXY says.
+          startServer({
+            databaseUrl,
+            SMTP_URL: sink.url(user),
+            REDIS_URL: redis ? REDIS_URL : '',
+            TRUST_PROXY: '127.0.0.1',
+          }),
         ),
       )),
     );
@@ -145,7 +151,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('two API instances against one Post
     const login = async (server: ServerProcess, password: string, from = ip) => {
       const response = await fetch(`${server.url}/api/user/login`, {
         method: 'POST',
-        // Each instance trusts X-Forwarded-For from loopback (a proxy on this host): the address of the family.
+        // Each instance trusts X-Forwarded-For from 127.0.0.1 (TRUST_PROXY): the address of the family.
         headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
         body: JSON.stringify({ email, password }),
       });

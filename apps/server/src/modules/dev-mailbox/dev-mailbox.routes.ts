@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { notFound } from '../../lib/http-error';
-import { isLoopback } from '../../lib/loopback';
+import { fromThisMachine } from '../../lib/loopback';
 import { listMail, mailAttachment, viewMail } from './dev-mailbox.service';
 
 /** What the mailbox shows of an attached file; its content comes from /dev/mailbox/attachment. */
@@ -45,14 +45,14 @@ export function contentDisposition(filename: string): string {
 
 /**
  * The dev mailbox: registered only without SMTP_URL and never in production (see config.devMailbox). It
- * holds every school's reset and invitation links, so it answers clients on this machine only (behind a
- * local proxy, the address the proxy saw), unless DEV_MAILBOX_OPEN says otherwise; others get 404.
+ * holds every school's reset and invitation links, so it answers clients on this machine only (the socket's
+ * peer, never a relayed request), unless DEV_MAILBOX_OPEN says otherwise; others get 404.
  */
 export function devMailboxRoutes(api: Api, ctx: AppContext): void {
   const tags = ['dev'];
   const local = {
     onRequest: async (request: FastifyRequest) => {
-      if (!ctx.config.devMailboxOpen && !isLoopback(request.ip)) throw notFound(SERVER_TEXT.notFound);
+      if (!ctx.config.devMailboxOpen && !fromThisMachine(request)) throw notFound(SERVER_TEXT.notFound);
     },
   };
   api.get(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
+import { fromThisMachine } from '../../lib/loopback';
 import { allowMetrics, exposition } from './metrics.service';
 
 // Prometheus scrapes this (decision 023); its own bearer token, or this machine only: no session.
@@ -8,7 +9,8 @@ export function metricsRoutes(api: Api, ctx: AppContext): void {
   api.get(
     '/metrics',
     {
-      onRequest: async (request) => allowMetrics(ctx, request.headers.authorization, request.ip),
+      onRequest: async (request) =>
+        allowMetrics(ctx, request.headers.authorization, fromThisMachine(request)),
       schema: {
         tags: ['service'],
         description:

@@ -2,13 +2,12 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { poolUsage } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
-import { isLoopback } from '../../lib/loopback';
 import type { Gauge } from '../../lib/metrics';
 import { outboxBacklog } from '../../mail/outbox.repository';
 
 // GET /api/metrics for Prometheus (README "Operations", decision 023). Readable with METRICS_TOKEN as a
-// bearer token, or without one from this machine only (a scraper beside the server, or through a local
-// proxy that forwards the client's address, which then decides).
+// bearer token, or without one from this machine only: a scraper beside the server, never a request a
+// proxy relayed (lib/loopback.ts).
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -17,13 +16,13 @@ const sameSecret = (given: string, expected: string) => {
 };
 
 /** Throws 401 (a token is set and not given) or 403 (no token: another machine). */
-export function allowMetrics(ctx: AppContext, authorization: string | undefined, ip: string): void {
+export function allowMetrics(ctx: AppContext, authorization: string | undefined, local: boolean): void {
   const token = ctx.config.metricsToken;
   if (token) {
     const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
     if (bearer === undefined || !sameSecret(bearer, token))
       throw new HttpError(401, 'A metrics token is required.');
-  } else if (!isLoopback(ip)) {
+  } else if (!local) {
     throw new HttpError(403, 'Metrics are readable from this machine only.');
   }
 }
