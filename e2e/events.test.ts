@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { BOOKING_STATE_TEXT } from '@parley/domain/booking';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
@@ -271,6 +272,18 @@ describe.each([
     await expect.poll(() => status.isChecked()).toBe(false);
     await page.getByText(DISABLED_NOTICE).scrollIntoViewIfNeeded();
     await screenshot(page, `${viewportLabel}-46-event-disabled`);
+    // A family opening the disabled event's link is told in their words, never the admin's (issue 36).
+    const family = await openBrowser(viewport, { isMobile: phone });
+    try {
+      await family.page.goto(bookingUrl);
+      await expect
+        .poll(() => family.page.getByText(BOOKING_STATE_TEXT.notTakingBookings).isVisible())
+        .toBe(true);
+      expect(await family.page.getByText(/Review settings/).count()).toBe(0);
+      await screenshot(family.page, `${viewportLabel}-47-disabled-event-family`);
+    } finally {
+      await family.close();
+    }
     await status.click();
     await expect.poll(() => page.getByText(DISABLED_NOTICE).isVisible()).toBe(false);
     await expect.poll(() => status.isChecked()).toBe(true);

@@ -72,6 +72,10 @@ describe('the installable app', () => {
     const browser = await openBrowser(DESKTOP);
     try {
       const { page } = browser;
+      const warnings: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'warning') warnings.push(message.text());
+      });
       await page.goto(`${server.url}/auth/login`);
       const href = await page.locator('link[rel="manifest"]').getAttribute('href');
       expect(href).toBe('/manifest.webmanifest');
@@ -102,6 +106,9 @@ describe('the installable app', () => {
         '/icons/apple-touch-icon-180.png',
       );
       expect(await page.locator('meta[name="theme-color"]').getAttribute('content')).toBe('#121212');
+      // The standard tag, not Apple's deprecated one, which Chromium warns about in every console (issue 36).
+      expect(await page.locator('meta[name="mobile-web-app-capable"]').getAttribute('content')).toBe('yes');
+      expect(warnings.filter((text) => /deprecated/i.test(text))).toEqual([]);
 
       // The login page runs the app (which registers the worker) at the visitor's first gesture.
       await page.keyboard.press('Shift');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
-import { bookingItem, EVENT_TEXT, eventOptions, sectionSummary, statusLabel } from './events';
+import { bookingItem, eventOptions, sectionSummary, statusLabel } from './events';
 import { idField, idParam } from './fields';
 
 // Booking (issue 5; spec §2 Booking layout and Home "My Events", §3 Booking form and Open event summary
@@ -48,6 +48,9 @@ export const BOOKING_TEXT = {
 export const BOOKING_STATE_TEXT = {
   alreadyCancelled: 'This booking has already been cancelled.',
   guestsAdmitted: 'Guests already admitted at the door cannot be removed from the booking.',
+  /** A disabled event, as families and students are told (the admin's notice tells staff what to do). */
+  notTakingBookings:
+    'This event is not taking bookings at the moment. Please check again later, or contact the school.',
 } as const;
 
 /** Spec §2 Home "My Events". */
@@ -449,7 +452,7 @@ export function bookingWindow(
   now: Date,
   opensAtLabel: string | null,
 ): { isOpen: boolean; reason: string | null } {
-  if (event.status !== 1) return { isOpen: false, reason: EVENT_TEXT.disabledNotice };
+  if (event.status !== 1) return { isOpen: false, reason: BOOKING_STATE_TEXT.notTakingBookings };
   if (event.opensAt && now < event.opensAt)
     return { isOpen: false, reason: BOOKING_TEXT.notOpenYet(opensAtLabel ?? '') };
   const closes = event.closesAt ?? event.lastEndsAt;

@@ -1,10 +1,10 @@
 import {
+  BOOKING_STATE_TEXT,
   BOOKING_TEXT,
   type BookingConflict,
   type BookingPage,
   type BookingResult,
 } from '@parley/domain/booking';
-import { EVENT_TEXT } from '@parley/domain/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../directory/directory-helpers';
 import { lastMailTo } from '../mailbox';
@@ -74,7 +74,7 @@ describe('events/book-event', () => {
     });
     expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 0 }), 200);
     expect(expectStatus(await page(e, e.parent.token, e.code), 409)).toEqual({
-      message: EVENT_TEXT.disabledNotice,
+      message: BOOKING_STATE_TEXT.notTakingBookings,
     });
     expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 1 }), 200);
   });

@@ -1,11 +1,11 @@
 import {
+  BOOKING_STATE_TEXT,
   BOOKING_TEXT,
   type BookingPage,
   type EventTeacher,
   type MyBooking,
   type UserSlots,
 } from '@parley/domain/booking';
-import { EVENT_TEXT } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,7 +230,7 @@ describe('events/booking-view', () => {
     expect(
       expectStatus(await e.http.get(`events/booking-view?eventId=${draft.eventId}`, e.parent.token), 409),
     ).toEqual({
-      message: EVENT_TEXT.disabledNotice,
+      message: BOOKING_STATE_TEXT.notTakingBookings,
     });
     expectStatus(await e.http.get('events/booking-view?eventId=999999', e.parent.token), 404);
   });

@@ -1,4 +1,9 @@
-import { BOOKING_TEXT, type BookingPage, type SubjectTeacherItem } from '@parley/domain/booking';
+import {
+  BOOKING_STATE_TEXT,
+  BOOKING_TEXT,
+  type BookingPage,
+  type SubjectTeacherItem,
+} from '@parley/domain/booking';
 import { isOpen, isOpenFor, type OpenStudents } from '@parley/domain/event-access';
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import { EVENT_TEXT } from '@parley/domain/events';
@@ -20,7 +25,7 @@ export async function bookingPage(
   event: repo.BookingEventRow | undefined,
 ): Promise<BookingPage> {
   if (!event) throw notFound(BOOKING_TEXT.badCode);
-  if (event.status !== 1) throw conflict(EVENT_TEXT.disabledNotice);
+  if (event.status !== 1) throw conflict(BOOKING_STATE_TEXT.notTakingBookings);
   const booker = bookerFor(viewer, event);
   const role = booker ? bookingRole(booker) : null;
   let party = booker && role ? partyOf(booker) : null;

@@ -3,6 +3,7 @@ import type { BookingPage, MyBooking, TeacherSchedule } from '@parley/domain/boo
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NO_ANSWER_TEXT } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
@@ -359,6 +360,20 @@ describe('my bookings (/event/details-parent, /event/details-student)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
     expect(await screen.findByText('Bookings for this event are closed.')).toBeTruthy();
     expect(screen.getByText('Mr Brown')).toBeTruthy();
+  });
+
+  it('says the family is offline when no answer comes, not only that the bookings could not load', async () => {
+    routes['/api/events/booking-view'] = () => Promise.reject(new TypeError('Failed to fetch'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const defaults = queryClient.getDefaultOptions();
+    queryClient.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, retry: false } });
+    try {
+      renderAt('/event/details-parent?eventId=5');
+      expect(await screen.findByText(NO_ANSWER_TEXT)).toBeTruthy();
+      expect(screen.getByText(/You are offline/)).toBeTruthy();
+    } finally {
+      queryClient.setDefaultOptions(defaults);
+    }
   });
 
   it('says "No bookings found." with a Book now button to the booking page', async () => {
