@@ -52,7 +52,8 @@ export type LoginAdmission = { device: string | null };
  * counts back.
  */
 export async function admitLogin(ctx: AppContext, attempt: LoginAttempt): Promise<LoginAdmission> {
-  if (attempt.device && (await admitTrustedDevice(ctx, attempt, attempt.device))) return attempt;
+  if (attempt.device && (await admitTrustedDevice(ctx, attempt, attempt.device)))
+    return { device: attempt.device };
   await admitFromAddress(ctx, attempt);
   return { device: null };
 }
