@@ -78,6 +78,7 @@ export const SERVER_TEXT = {
   notFound: 'Not found.',
   rateLimited: 'Too many attempts. Please wait a moment and try again.',
   botCheckFailed: 'The bot check failed. Please try again.',
+  botCheckRequired: 'Many sign-ins have failed from your network. Please complete the bot check to continue.',
   invalidInput: 'Please correct the highlighted fields.',
   malformedJson: 'The request body is not valid JSON.',
   bodyTooLarge: 'The request is too large.',

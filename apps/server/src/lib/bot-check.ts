@@ -20,3 +20,6 @@ export function turnstileBotCheck(secret: string): BotCheck {
     }
   };
 }
+
+/** Whether a real check stands at the door (Turnstile configured, or a test's own). */
+export const isBotCheckConfigured = (check: BotCheck): boolean => check !== noBotCheck;

@@ -1,5 +1,6 @@
 import { TOKEN_TTL_MS } from '@parley/domain/constants';
 import type { FastifyRequest } from 'fastify';
+import { cookieValue } from './cookies';
 
 // The page cookie (decision 028): the browser's sign-in token, kept where a page request carries it, so
 // the server can render a signed-in page (home) for its visitor before any script has run. Only the
@@ -31,9 +32,6 @@ export const endedPageSessionCookie = (request: FastifyRequest): string =>
 
 /** The token a page request carries, if it carries one of ours. */
 export function pageSessionToken(request: FastifyRequest): string | null {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, value] = part.trim().split('=', 2);
-    if (name === NAME && value && TOKEN.test(value)) return value;
-  }
-  return null;
+  const value = cookieValue(request, NAME);
+  return value && TOKEN.test(value) ? value : null;
 }

@@ -1,3 +1,4 @@
+import { TOKEN_TTL_MS } from '@parley/domain/constants';
 import type { Redis } from 'ioredis';
 
 /** A counter and the milliseconds until it expires (both 0 when there is none). */
@@ -189,6 +190,18 @@ export const RATE_RULES = {
   loginFailuresPerIp: { name: 'login-fail-ip', max: 200, windowMs: 15 * MINUTE },
   /** Attempts since the last success for one account from one address: a brute force from one place. */
   loginFailuresPerPair: { name: 'login-fail-pair', max: 5, windowMs: 15 * MINUTE },
+  /**
+   * With a bot check configured, an address past loginFailuresPerIp meets the check instead of a wall, up
+   * to this many wrong passwords (the same counter, a higher ceiling): then 429 as without one.
+   */
+  loginFailuresPerIpBotChecked: { name: 'login-fail-ip', max: 1000, windowMs: 15 * MINUTE },
+  /**
+   * Attempts since the last success with one device cookie (decision 032). Past it the cookie is not
+   * trusted until the window ends: a stolen cookie is worth 10 guesses a day, then the ordinary limits.
+   */
+  loginFailuresPerDevice: { name: 'login-fail-device', max: 10, windowMs: 24 * HOUR },
+  /** A two-factor challenge earned with a trusted device cookie: its second step is not held by the address. */
+  loginTrustedChallenge: { name: 'login-trusted-challenge', max: 1, windowMs: TOKEN_TTL_MS.challenge },
   /** An address that has logged in to an account: not held by that account's backoff. */
   loginKnownAddress: { name: 'login-known', max: 1, windowMs: 30 * 24 * HOUR },
   signupPerIp: { name: 'signup-ip', max: 10, windowMs: HOUR },

@@ -67,7 +67,8 @@ export function accountRoutes(api: Api, ctx: AppContext): void {
         response: { 200: loginOrChallengeResponse, ...errorResponses },
       },
     },
-    (request) => accounts.login(ctx, request.body, sessionClient(request)),
+    (request, reply) =>
+      accounts.login(ctx, request.body, sessionClient(request), { config: ctx.config, request, reply }),
   );
 
   api.post(
@@ -80,7 +81,8 @@ export function accountRoutes(api: Api, ctx: AppContext): void {
         response: { 200: loginResponse, ...errorResponses },
       },
     },
-    (request) => completeSecondFactor(ctx, request.body, sessionClient(request)),
+    (request, reply) =>
+      completeSecondFactor(ctx, request.body, sessionClient(request), { config: ctx.config, request, reply }),
   );
 
   api.post(

@@ -3,6 +3,7 @@ import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
 import { assertNotBreached } from '../../lib/breached-passwords';
+import { type DeviceCookies, rememberDevice, trustedDevice } from '../../lib/device-cookie';
 import { badRequest, forbidden, HttpError, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { isUniqueViolation } from '../../lib/pg-errors';
@@ -13,6 +14,7 @@ import {
   loginFailed,
   loginSucceeded,
   mayMail,
+  trustChallenge,
 } from '../../lib/rate-limit';
 import { RATE_RULES } from '../../lib/rate-limiter';
 import type { SessionClient } from '../../lib/session-client';
@@ -148,29 +150,44 @@ async function resendVerificationMail(ctx: AppContext, user: User) {
 }
 
 /**
- * Throttled by failures, per account and per address, never by successes (decision 010). With two-factor
- * sign-in on, the right password earns a short-lived challenge instead of a session (decision 015).
+ * Throttled by failures, per account and per address, never by successes (decision 010); a browser with
+ * this login's device cookie by its own failures instead (decision 032), and a whole sign-in gives it one.
+ * With two-factor sign-in on, the right password earns a short-lived challenge instead of a session
+ * (decision 015).
  */
-export async function login(ctx: AppContext, input: LoginRequest & { email: string }, client: SessionClient) {
+export async function login(
+  ctx: AppContext,
+  input: LoginRequest & { email: string },
+  client: SessionClient,
+  cookies: DeviceCookies,
+) {
   const { ip } = client;
-  await admitLogin(ctx, { ip, email: input.email, botCheckToken: input.botCheckToken });
-  const found = await findUserWithSchool(ctx.db, { email: input.email });
+  const { email, botCheckToken } = input;
+  const { device } = await admitLogin(ctx, {
+    ip,
+    email,
+    botCheckToken,
+    device: trustedDevice(cookies, email),
+  });
+  const found = await findUserWithSchool(ctx.db, { email });
   // Verify even when there is no account, so the answer takes as long either way.
   const passwordOk = await verifyPassword(found?.password_hash ?? null, input.password);
   if (!found || !passwordOk) {
-    await loginFailed(ctx, ip);
+    await loginFailed(ctx, ip, device !== null);
     throw new HttpError(422, SERVER_TEXT.invalidCredentials);
   }
   const owner = { userId: found.id, schoolId: found.school_id };
   const secondFactor = await twoFactorEnabled(ctx.db, owner);
-  // The address is remembered (decision 010) once the whole login has succeeded.
-  await loginSucceeded(ctx, ip, input.email, { remember: !secondFactor });
+  // The address and the device are remembered (decision 010, 032) once the whole login has succeeded.
+  await loginSucceeded(ctx, { ip, email, device }, { remember: !secondFactor });
   if (!found.schoolVerifiedAt) throw forbidden(SERVER_TEXT.schoolNotVerified);
   if (found.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);
   if (secondFactor) {
     const challenge = await issueToken(ctx.db, { ...owner, kind: 'challenge' });
+    if (device) await trustChallenge(ctx, challenge);
     return { secondFactorRequired: true as const, challenge, message: SERVER_TEXT.secondFactorNeeded };
   }
+  rememberDevice(cookies, email);
   return startSession(ctx, found.id, 'Logged in.', client);
 }
 
