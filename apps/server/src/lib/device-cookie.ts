@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { cookieValue } from './cookies';
 
-// OWASP's device cookie (decision 032): a browser that has signed in to a login before carries a proof of
+// OWASP's device cookie (decision 033): a browser that has signed in to a login before carries a proof of
 // it, so others' failures at its address (a school behind one NAT) do not lock it out. The proof is an
 // HMAC under a key of its own, derived from DATA_ENCRYPTION_KEY, over the login, the issue time and a
 // random nonce. It is no credential: it only decides which counters a sign-in attempt meets.

@@ -44,7 +44,7 @@ export type LoginAttempt = {
 export type LoginAdmission = { device: string | null };
 
 /**
- * Everything a login attempt must pass before its password is checked (decisions 010 and 032). A valid
+ * Everything a login attempt must pass before its password is checked (decisions 010 and 033). A valid
  * device cookie for the email meets only its own counter; any other attempt meets the address's and the
  * account's. Refusals (429 with Retry-After) come first and count nothing, so waiting out a refusal never
  * makes it longer. An admitted attempt is counted before the password is checked — atomically for the
@@ -148,7 +148,7 @@ export async function trustChallenge(ctx: AppContext, challenge: string): Promis
  * Before a second factor (or the password that stands in for one) is checked: 429 while the address is
  * over its failure ceiling or the account's wait runs; otherwise the attempt is counted, atomically, and
  * secondFactorSucceeded takes it back (decision 015). A sign-in's challenge earned on a trusted device
- * (trustChallenge) is not held by the address (decision 032).
+ * (trustChallenge) is not held by the address (decision 033).
  */
 export async function admitSecondFactor(
   ctx: AppContext,

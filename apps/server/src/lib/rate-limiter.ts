@@ -196,7 +196,7 @@ export const RATE_RULES = {
    */
   loginFailuresPerIpBotChecked: { name: 'login-fail-ip', max: 1000, windowMs: 15 * MINUTE },
   /**
-   * Attempts since the last success with one device cookie (decision 032). Past it the cookie is not
+   * Attempts since the last success with one device cookie (decision 033). Past it the cookie is not
    * trusted until the window ends: a stolen cookie is worth 10 guesses a day, then the ordinary limits.
    */
   loginFailuresPerDevice: { name: 'login-fail-device', max: 10, windowMs: 24 * HOUR },

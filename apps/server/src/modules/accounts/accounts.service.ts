@@ -151,7 +151,7 @@ async function resendVerificationMail(ctx: AppContext, user: User) {
 
 /**
  * Throttled by failures, per account and per address, never by successes (decision 010); a browser with
- * this login's device cookie by its own failures instead (decision 032), and a whole sign-in gives it one.
+ * this login's device cookie by its own failures instead (decision 033), and a whole sign-in gives it one.
  * With two-factor sign-in on, the right password earns a short-lived challenge instead of a session
  * (decision 015).
  */
@@ -178,7 +178,7 @@ export async function login(
   }
   const owner = { userId: found.id, schoolId: found.school_id };
   const secondFactor = await twoFactorEnabled(ctx.db, owner);
-  // The address and the device are remembered (decision 010, 032) once the whole login has succeeded.
+  // The address and the device are remembered (decision 010, 033) once the whole login has succeeded.
   await loginSucceeded(ctx, { ip, email, device }, { remember: !secondFactor });
   if (!found.schoolVerifiedAt) throw forbidden(SERVER_TEXT.schoolNotVerified);
   if (found.status !== 1) throw forbidden(SERVER_TEXT.accountInactive);

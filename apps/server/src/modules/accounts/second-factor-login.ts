@@ -43,7 +43,7 @@ export async function completeSecondFactor(
     secondFactorSucceeded(ctx, owner.userId),
     loginSucceeded(ctx, { ip: client.ip, email: user.email, device: null }),
   ]);
-  rememberDevice(cookies, user.email); // the whole sign-in has succeeded: this browser is known (decision 032)
+  rememberDevice(cookies, user.email); // the whole sign-in has succeeded: this browser is known (decision 033)
   const message =
     outcome.kind === 'recovery' ? SERVER_TEXT.signedInWithRecoveryCode(outcome.left) : 'Logged in.';
   return startSession(ctx, owner.userId, message, client);
