@@ -110,13 +110,14 @@ function PlanCard({ view }: { view: BillingView }) {
         {view.usage.eventsThisYear === 1 ? '' : 's'} this year
       </Typography>
       {outgrown && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          data-testid="plan-outgrown"
-          action={
-            fits && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="plan-outgrown">
+          <AlertTitle>Your school has outgrown its plan</AlertTitle>
+          {outgrown.text}
+          {/* Under the text, not in the alert's action slot: a phone keeps the text its width. */}
+          {fits && (
+            <Box sx={{ mt: 1 }}>
               <Button
+                variant="outlined"
                 color="inherit"
                 size="small"
                 disabled={mutation.isPending}
@@ -127,11 +128,8 @@ function PlanCard({ view }: { view: BillingView }) {
               >
                 Choose {fits.name}
               </Button>
-            )
-          }
-        >
-          <AlertTitle>Your school has outgrown its plan</AlertTitle>
-          {outgrown.text}
+            </Box>
+          )}
         </Alert>
       )}
       <FormAlert lines={mutation.isError ? alertLines(mutation.error, [], 'Could not save the plan.') : []} />
