@@ -1,5 +1,4 @@
 import type { BillingView, InvoiceSummary } from '@parley/domain/billing';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asSystem } from '../../src/db/scope';
 import catalog from '../../src/modules/billing/catalog.json' with { type: 'json' };
@@ -9,13 +8,13 @@ import { lastMailTo } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 import { pdfText } from './pdf-text';
 import { type StripeStandIn, startStripeStandIn } from './stripe-stand-in';
+import { cardEnv, checkoutEvent, deliver, signed } from './stripe-webhooks';
 
 // Issue 35, finding 4: a school that outgrew its plan after choosing it (321 students bulk-added on Small,
 // which is for up to 300) is not charged Small: card checkout is refused naming the plan that fits, an
 // invoice (the next year's renewal) is for that plan and says why, and a card receipt for a payment begun
 // before the school grew tells which plan the next payment needs.
 
-const WEBHOOK_SECRET = 'whsec_parleytestsecret';
 const FINANCE = 'bursar@growing.example.org';
 const OUTGROWN =
   'Your school has 321 students; Small school is for up to 300. Medium school (up to 1000 students) fits it.';
@@ -36,13 +35,7 @@ describe('a school that has outgrown its plan', () => {
 
   beforeAll(async () => {
     standIn = await startStripeStandIn();
-    t = await createTestApp({
-      env: {
-        STRIPE_SECRET_KEY: 'sk_test_parley',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: standIn.url,
-      },
-    });
+    t = await createTestApp({ env: cardEnv(standIn) });
     const school = await newSchool(t, 'Growing Academy');
     admin = school.admin.token;
     schoolId = school.schoolId;
@@ -90,37 +83,14 @@ describe('a school that has outgrown its plan', () => {
   });
 
   it('a card receipt for the payment begun on Small states what was paid and names the plan needed next', async () => {
-    const payload = JSON.stringify({
-      id: 'evt_paid_small',
-      object: 'event',
-      type: 'checkout.session.completed',
-      api_version: '2026-10-28.endive',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      data: {
-        object: {
-          id: sessionId,
-          object: 'checkout.session',
-          customer: 'cus_standin_1',
-          mode: 'payment',
-          payment_status: 'paid',
-          status: 'complete',
-          metadata: { schoolId: String(schoolId), planId: 'small' },
-        },
-      },
+    const payload = checkoutEvent('evt_paid_small', 'checkout.session.completed', {
+      id: sessionId,
+      customer: 'cus_standin_1',
+      schoolId,
+      planId: 'small',
+      paymentStatus: 'paid',
     });
-    const signature = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({
-      payload,
-      secret: WEBHOOK_SECRET,
-    });
-    const delivered = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/stripe-webhook',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      payload,
-    });
+    const delivered = await deliver(t.app, payload, signed(payload));
     expectStatus(delivered, 200);
     const shown = await view();
     expect(shown.invoices[0]).toMatchObject({ planName: 'Small school', totalMinor: gross('small') });
