@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, invoiceAmounts, planFits, planForStudents } from './billing';
+import {
+  formatMoney,
+  invoiceAmounts,
+  outgrownPlan,
+  outgrownText,
+  planFits,
+  planForStudents,
+} from './billing';
 import {
   BILLING_POLICY,
   billingEnforcement,
@@ -90,6 +97,22 @@ describe('plans and money', () => {
     expect(planForStudents(plans, 301)?.id).toBe('medium');
     expect(planForStudents(plans, 50_000)?.id).toBe('large');
     expect(planFits(plans[1] as (typeof plans)[number], 301)).toBe(false);
+  });
+
+  it('finds a school that has outgrown its plan, and the smallest plan that holds it', () => {
+    expect(outgrownPlan(plans, 'small', 300)).toBeUndefined();
+    expect(outgrownPlan(plans, null, 5000)).toBeUndefined();
+    const outgrown = outgrownPlan(plans, 'small', 321);
+    expect(outgrown?.fits?.id).toBe('medium');
+    expect(outgrown && outgrownText(outgrown)).toBe(
+      'Your school has 321 students; Small is for up to 300. Medium (up to 1000 students) fits it.',
+    );
+    const bounded = plans.filter((plan) => plan.maxStudents !== null);
+    const beyond = outgrownPlan(bounded, 'medium', 1001);
+    expect(beyond?.fits).toBeUndefined();
+    expect(beyond && outgrownText(beyond)).toBe(
+      'Your school has 1001 students; Medium is for up to 1000. No plan covers that many students: contact us for a quote.',
+    );
   });
 
   it('adds tax rounded to the cent and formats money', () => {

@@ -52,6 +52,40 @@ export function planForStudents(plans: BillingPlan[], students: number): Billing
 export const planFits = (plan: BillingPlan, students: number) =>
   plan.maxStudents === null || students <= plan.maxStudents;
 
+/** A school with more students than its plan's band, and the smallest plan that holds them (if any does). */
+export type OutgrownPlan = { plan: BillingPlan; students: number; fits: BillingPlan | undefined };
+
+/**
+ * Whether the school has outgrown its plan (decision 021): checked when it pays, is invoiced or renews, not
+ * only when the plan is chosen, since students are added all year. Undefined while the plan fits.
+ */
+export function outgrownPlan(
+  plans: BillingPlan[],
+  planId: string | null,
+  students: number,
+): OutgrownPlan | undefined {
+  const plan = plans.find((candidate) => candidate.id === planId);
+  if (!plan || planFits(plan, students)) return undefined;
+  return { plan, students, fits: planForStudents(plans, students) };
+}
+
+/** "up to 300 students" */
+export const planBand = (plan: BillingPlan) =>
+  plan.maxStudents === null ? 'any number of students' : `up to ${plan.maxStudents} students`;
+
+/**
+ * "Your school has 321 students; Small school is for up to 300. Medium school (up to 1000 students) fits
+ * it.", then what to do about it (`next`) when a plan fits.
+ */
+export function outgrownText(
+  { plan, students, fits }: OutgrownPlan,
+  next?: (fits: BillingPlan) => string,
+): string {
+  const size = `Your school has ${students} students; ${plan.name} is for up to ${plan.maxStudents}.`;
+  if (!fits) return `${size} No plan covers that many students: contact us for a quote.`;
+  return `${size} ${fits.name} (${planBand(fits)}) fits it.${next ? ` ${next(fits)}` : ''}`;
+}
+
 /** Net, tax and total in minor units; tax rounded half up to the minor unit. */
 export function invoiceAmounts(netMinor: number, taxRatePercent: number) {
   const taxMinor = Math.round((netMinor * taxRatePercent) / 100);

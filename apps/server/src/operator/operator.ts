@@ -77,8 +77,16 @@ export async function runOperator(
       const schoolId = Number(school);
       if (!Number.isInteger(schoolId) || schoolId <= 0 || !planId)
         return usage(print, 'set-plan needs a school id and a plan id');
-      const plan = await operatorSetPlan(ctx, schoolId, planId);
+      const { plan, outgrown } = await operatorSetPlan(ctx, schoolId, planId);
       print(`School ${schoolId} is on ${plan.name} (${plan.id}).`);
+      if (outgrown)
+        print(
+          `It has ${outgrown.students} students: ${
+            outgrown.fits
+              ? `its next invoice will be for ${outgrown.fits.name} (${outgrown.fits.id})`
+              : 'no plan of the catalogue covers them'
+          }.`,
+        );
       return 0;
     }
     case 'mark-paid': {

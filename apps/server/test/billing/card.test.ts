@@ -7,40 +7,10 @@ import { lastMailTo } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 import { pdfText } from './pdf-text';
 import { type StripeStandIn, startStripeStandIn } from './stripe-stand-in';
+import { cardEnv, checkoutEvent, deliver as post, signed } from './stripe-webhooks';
 
 // Card payments (issue 15): the real Stripe library against a stand-in of Stripe's API on 127.0.0.1, and
 // webhooks signed as Stripe signs them. A forged or replayed webhook changes nothing.
-
-const WEBHOOK_SECRET = 'whsec_parleytestsecret';
-const signer = new Stripe('sk_test_signer');
-
-function checkoutEvent(
-  id: string,
-  type: string,
-  session: { id: string; customer: string; schoolId: number; planId: string; paymentStatus: string },
-) {
-  return JSON.stringify({
-    id,
-    object: 'event',
-    type,
-    api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    data: {
-      object: {
-        id: session.id,
-        object: 'checkout.session',
-        customer: session.customer,
-        mode: 'payment',
-        payment_status: session.paymentStatus,
-        status: 'complete',
-        metadata: { schoolId: String(session.schoolId), planId: session.planId },
-      },
-    },
-  });
-}
 
 describe('card payments through Stripe', () => {
   let t: TestApp;
@@ -50,13 +20,7 @@ describe('card payments through Stripe', () => {
 
   beforeAll(async () => {
     standIn = await startStripeStandIn();
-    t = await createTestApp({
-      env: {
-        STRIPE_SECRET_KEY: 'sk_test_parley',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: standIn.url,
-      },
-    });
+    t = await createTestApp({ env: cardEnv(standIn) });
     const school = await newSchool(t, 'Card Academy');
     admin = school.admin.token;
     schoolId = school.schoolId;
@@ -67,18 +31,7 @@ describe('card payments through Stripe', () => {
   });
 
   const view = async () => expectStatus<BillingView>(await api(t.app).get('billing/view', admin), 200);
-  const deliver = (payload: string, signature?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/billing/stripe-webhook',
-      headers: {
-        'content-type': 'application/json',
-        ...(signature !== undefined && { 'stripe-signature': signature }),
-      },
-      payload,
-    });
-  const signed = (payload: string) =>
-    signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  const deliver = (payload: string, signature?: string) => post(t.app, payload, signature);
 
   let sessionId: string;
   let customerId: string;

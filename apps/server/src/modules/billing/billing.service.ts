@@ -5,6 +5,9 @@ import {
   documentNumber,
   type InvoiceSummary,
   invoiceAmounts,
+  type OutgrownPlan,
+  outgrownPlan,
+  outgrownText,
   planFits,
   planForStudents,
 } from '@parley/domain/billing';
@@ -123,6 +126,20 @@ export async function billingView(ctx: BillingContext, schoolId: number): Promis
   };
 }
 
+/**
+ * The school's plan against its students, counted from the rows in `db` (the caller's transaction, the one
+ * that charges or invoices): a school outgrows its plan whenever students are added, not only at the choice.
+ */
+export async function outgrownIn(
+  db: Db,
+  catalog: BillingCatalog,
+  schoolId: number,
+  planId: string,
+): Promise<OutgrownPlan | undefined> {
+  const { students } = await repo.usage(db, schoolId);
+  return outgrownPlan(catalog.plans, planId, students);
+}
+
 /** The admin's choice: a plan of the catalogue whose band holds the school's students. */
 export async function choosePlan(
   ctx: BillingContext,
@@ -182,6 +199,7 @@ async function mailDocument(
   row: repo.InvoiceRow,
   to: string,
   schoolName: string,
+  notes: string[] = [],
 ) {
   const catalog = catalogOf(ctx.config);
   const { bytes, fileName } = await pdfOf(trx, catalog, row);
@@ -198,6 +216,7 @@ async function mailDocument(
       row.kind === 'credit_note'
         ? `Attached is credit note ${number}, which cancels an earlier invoice of ${schoolName}'s ${ctx.config.appName} subscription.`
         : `Attached is invoice ${number} for ${schoolName}'s ${ctx.config.appName} subscription (${row.plan_name}).`,
+      ...notes,
       ...(row.po_number ? [`Purchase order: ${row.po_number}`] : []),
       ...(row.kind === 'invoice' && !row.paid_at
         ? [`Please pay by ${row.due_at.toISOString().slice(0, 10)} by bank transfer, quoting ${number}.`]
@@ -233,8 +252,30 @@ type Issue = {
 export async function issueInvoice(ctx: BillingContext, trx: Db, issue: Issue): Promise<repo.InvoiceRow> {
   const catalog = catalogOf(ctx.config);
   const billing = await repo.findBilling(trx, issue.schoolId, catalog.trialDays, true);
-  const plan = findPlan(catalog, issue.planId ?? billing.plan_id);
-  if (!plan) throw unprocessable('Choose a plan first.', { planId: ['Choose a plan first.'] });
+  const chosen = findPlan(catalog, issue.planId ?? billing.plan_id);
+  if (!chosen) throw unprocessable('Choose a plan first.', { planId: ['Choose a plan first.'] });
+  const outgrown = await outgrownIn(trx, catalog, issue.schoolId, chosen.id);
+  let plan = chosen;
+  const notes: string[] = [];
+  if (outgrown && issue.paid) {
+    // A card receipt states what was paid; the school is told which plan its next payment needs.
+    notes.push(outgrownText(outgrown, () => 'Choose it on the billing page before your next payment.'));
+  } else if (outgrown) {
+    // An invoice to pay is for the plan the school's size calls for, never a smaller one; the school
+    // moves to it with the invoice, and the mail says why.
+    if (!outgrown.fits) {
+      const text = outgrownText(outgrown);
+      throw unprocessable(text, { planId: [text] });
+    }
+    plan = outgrown.fits;
+    await repo.setPlan(trx, issue.schoolId, plan.id);
+    notes.push(
+      outgrownText(
+        outgrown,
+        (fits) => `This invoice is for ${fits.name}, and your school is on it from now on.`,
+      ),
+    );
+  }
   const address = billing.address ?? billing.school_address;
   // An invoice to pay needs somewhere to go; a card payment's receipt makes do with what the school has.
   if (!issue.paid && (!address || !billing.finance_email)) {
@@ -279,7 +320,8 @@ export async function issueInvoice(ctx: BillingContext, trx: Db, issue: Issue): 
     paid: issue.paid,
   });
   if (issue.paid) await repo.extendPaidUntil(trx, issue.schoolId, row.period_end);
-  if (billing.finance_email) await mailDocument(ctx, trx, row, billing.finance_email, billing.school_name);
+  if (billing.finance_email)
+    await mailDocument(ctx, trx, row, billing.finance_email, billing.school_name, notes);
   return row;
 }
 
@@ -347,7 +389,8 @@ export async function operatorSetPlan(ctx: BillingContext, schoolId: number, pla
   if (!(await repo.schoolExists(ctx.db, schoolId))) throw new Error(`no school ${schoolId}`);
   await repo.findBilling(ctx.db, schoolId, catalog.trialDays);
   await repo.setPlan(ctx.db, schoolId, plan.id);
-  return plan;
+  // The operator may set any plan; an outgrown one is priced up at the next invoice, so say so now.
+  return { plan, outgrown: await outgrownIn(ctx.db, catalog, schoolId, plan.id) };
 }
 
 /** The invoice an operator names: "PRL-000042" or 42. */

@@ -1,8 +1,8 @@
-import { invoiceAmounts } from '@parley/domain/billing';
+import { invoiceAmounts, outgrownText } from '@parley/domain/billing';
 import type Stripe from 'stripe';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/http-error';
 import * as repo from './billing.repository';
-import { type BillingContext, issueInvoice } from './billing.service';
+import { type BillingContext, issueInvoice, outgrownIn } from './billing.service';
 import { catalogOf, findPlan } from './catalog';
 import { type StripeConfig, stripeClient } from './stripe-gateway';
 
@@ -39,9 +39,18 @@ async function customerOf(ctx: BillingContext, stripe: Stripe, schoolId: number)
 export async function startCheckout(ctx: BillingContext, schoolId: number): Promise<{ url: string }> {
   const keys = configured(ctx);
   const catalog = catalogOf(ctx.config);
-  const billing = await repo.findBilling(ctx.db, schoolId, catalog.trialDays);
-  const plan = findPlan(catalog, billing.plan_id);
-  if (!plan) throw unprocessable('Choose a plan first.', { planId: ['Choose a plan first.'] });
+  // The plan and the school's size from one snapshot: a school that outgrew its plan is not charged for it.
+  const plan = await ctx.db.transaction().execute(async (trx) => {
+    const billing = await repo.findBilling(trx, schoolId, catalog.trialDays);
+    const chosen = findPlan(catalog, billing.plan_id);
+    if (!chosen) throw unprocessable('Choose a plan first.', { planId: ['Choose a plan first.'] });
+    const outgrown = await outgrownIn(trx, catalog, schoolId, chosen.id);
+    if (outgrown) {
+      const text = outgrownText(outgrown, (fits) => `Choose ${fits.name} before paying by card.`);
+      throw unprocessable(text, { planId: [text] });
+    }
+    return chosen;
+  });
   const stripe = stripeClient(keys);
   const customer = await customerOf(ctx, stripe, schoolId);
   const { totalMinor } = invoiceAmounts(plan.yearlyPriceMinor, catalog.taxRatePercent);

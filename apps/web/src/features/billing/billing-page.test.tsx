@@ -155,6 +155,38 @@ describe('the billing page', { timeout: 20_000 }, () => {
     expect((screen.getByLabelText('Billing address') as HTMLInputElement).value).toBe('1 Hill Road');
   });
 
+  it('tells an admin whose school outgrew its plan, and offers the plan that fits with one button', async () => {
+    const outgrown: BillingView = {
+      ...baseView(),
+      plans: [
+        { id: 'small', name: 'Small school', maxStudents: 300, yearlyPriceMinor: 49_000 },
+        { id: 'medium', name: 'Medium school', maxStudents: 1000, yearlyPriceMinor: 99_000 },
+        { id: 'campus', name: 'Campus', maxStudents: null, yearlyPriceMinor: 299_000 },
+      ],
+      planId: 'small',
+      suggestedPlanId: 'medium',
+      usage: { students: 321, eventsThisYear: 3 },
+      cardPayments: true,
+    };
+    let shown = outgrown;
+    routes['/api/billing/view'] = () => json(200, shown);
+    routes['/api/billing/choose-plan'] = (_url, init) => {
+      shown = { ...shown, planId: JSON.parse(String(init.body)).planId };
+      return json(200, shown);
+    };
+    renderAt('/billing');
+    const notice = await screen.findByTestId('plan-outgrown', {}, { timeout: 10_000 });
+    expect(within(notice).getByText('Your school has outgrown its plan')).toBeTruthy();
+    expect(notice.textContent).toContain(
+      'Your school has 321 students; Small school is for up to 300. Medium school (up to 1000 students) fits it. Your next invoice will be for Medium school; choose it now to pay by card.',
+    );
+    fireEvent.click(within(notice).getByRole('button', { name: 'Choose Medium school' }));
+    expect(await screen.findByText('Plan: Medium school')).toBeTruthy();
+    expect(bodyOf('/api/billing/choose-plan')).toEqual({ planId: 'medium' });
+    expect(screen.queryByTestId('plan-outgrown')).toBeNull();
+    expect((screen.getByRole('radio', { name: /Medium school/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('lists invoices with their state and PDF, and says an invoice is waiting instead of offering another', async () => {
     routes['/api/billing/view'] = () =>
       json(200, {

@@ -1,4 +1,10 @@
-import { type BillingView, formatMoney, type InvoiceSummary } from '@parley/domain/billing';
+import {
+  type BillingView,
+  formatMoney,
+  type InvoiceSummary,
+  outgrownPlan,
+  outgrownText,
+} from '@parley/domain/billing';
 
 // What the billing page says, from the view the server sends (pure, tested on its own).
 
@@ -60,6 +66,22 @@ export function invoiceState(invoice: InvoiceSummary): {
 }
 
 export const money = (minor: number, currency: string) => formatMoney(minor, currency);
+
+/**
+ * The school has more students than its plan covers (decision 021): what the page says, and the plan to
+ * offer. The server prices the next invoice at that plan and refuses card payment on the outgrown one.
+ */
+export function outgrownNotice(view: Pick<BillingView, 'plans' | 'planId' | 'usage'>) {
+  const outgrown = outgrownPlan(view.plans, view.planId, view.usage.students);
+  if (!outgrown) return null;
+  return {
+    text: outgrownText(
+      outgrown,
+      (fits) => `Your next invoice will be for ${fits.name}; choose it now to pay by card.`,
+    ),
+    fits: outgrown.fits ?? null,
+  };
+}
 
 /** The invoice still waiting for payment, if any. */
 export const openInvoice = (view: Pick<BillingView, 'invoices'>) =>

@@ -15,6 +15,7 @@ import {
   billingDetailsRequest,
   type InvoiceSummary,
   invoiceAmounts,
+  planBand,
   requestInvoiceRequest,
 } from '@parley/domain/billing';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -45,6 +46,7 @@ import {
   invoiceState,
   money,
   openInvoice,
+  outgrownNotice,
   severityOf,
   statusHeadline,
 } from '../billing-text';
@@ -98,6 +100,8 @@ function PlanCard({ view }: { view: BillingView }) {
     },
   });
   const current = view.plans.find((plan) => plan.id === view.planId);
+  const outgrown = outgrownNotice(view);
+  const { fits } = outgrown ?? {};
   return (
     <SectionCard title={current ? `Plan: ${current.name}` : 'Choose a plan'}>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
@@ -105,12 +109,33 @@ function PlanCard({ view }: { view: BillingView }) {
         {current?.maxStudents ? ` of up to ${current.maxStudents}` : ''} · {view.usage.eventsThisYear} event
         {view.usage.eventsThisYear === 1 ? '' : 's'} this year
       </Typography>
+      {outgrown && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="plan-outgrown">
+          <AlertTitle>Your school has outgrown its plan</AlertTitle>
+          {outgrown.text}
+          {/* Under the text, not in the alert's action slot: a phone keeps the text its width. */}
+          {fits && (
+            <Box sx={{ mt: 1 }}>
+              <Button
+                variant="outlined"
+                color="inherit"
+                size="small"
+                disabled={mutation.isPending}
+                onClick={() => {
+                  setPicked(fits.id);
+                  mutation.mutate(fits.id);
+                }}
+              >
+                Choose {fits.name}
+              </Button>
+            </Box>
+          )}
+        </Alert>
+      )}
       <FormAlert lines={mutation.isError ? alertLines(mutation.error, [], 'Could not save the plan.') : []} />
       <RadioGroup aria-label="Plans" value={picked} onChange={(event) => setPicked(event.target.value)}>
         {view.plans.map((plan) => {
           const { totalMinor } = invoiceAmounts(plan.yearlyPriceMinor, view.taxRatePercent);
-          const band =
-            plan.maxStudents === null ? 'any number of students' : `up to ${plan.maxStudents} students`;
           return (
             <FormControlLabel
               key={plan.id}
@@ -125,7 +150,7 @@ function PlanCard({ view }: { view: BillingView }) {
                     <Chip size="small" label="Fits your school" color="primary" variant="outlined" />
                   )}
                   <Typography variant="body2" color="text.secondary">
-                    {band} · {money(plan.yearlyPriceMinor, view.currency)} a year
+                    {planBand(plan)} · {money(plan.yearlyPriceMinor, view.currency)} a year
                     {view.taxRatePercent > 0
                       ? ` + ${view.taxRatePercent}% tax = ${money(totalMinor, view.currency)}`
                       : ''}
