@@ -132,6 +132,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     (config.redisUrl
       ? new RedisStore(new Redis(config.redisUrl, { lazyConnect: false }))
       : new MemoryStore());
+  let databaseStarted = !databaseReady;
+  databaseReady?.then(
+    () => {
+      databaseStarted = true;
+    },
+    () => {}, // main.ts stops the process
+  );
   const ctx: AppContext = {
     db,
     config,
@@ -140,6 +147,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       options.botCheck ?? (config.turnstileSecret ? turnstileBotCheck(config.turnstileSecret) : noBotCheck),
     background: options.background ?? new Background(app.log),
     metrics,
+    databaseStarted: () => databaseStarted,
   };
   // Mails promised in answers already sent are written before the database goes (SIGTERM → app.close()).
   app.addHook('onClose', () => ctx.background.idle());

@@ -15,4 +15,6 @@ export type AppContext = {
   background: Background;
   /** The counters /api/metrics serves, kept as requests go by (plugins/metrics.ts). */
   metrics: Metrics;
+  /** Whether the database has opened and migrated (main.ts starts listening before it has). */
+  databaseStarted: () => boolean;
 };

@@ -76,6 +76,7 @@ export function testContext(t: { db: Db; config: Config }): AppContext {
     botCheck: noBotCheck,
     background: new Background(console),
     metrics: new Metrics(),
+    databaseStarted: () => true,
   };
 }
 

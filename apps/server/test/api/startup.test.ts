@@ -39,4 +39,31 @@ describe('start-up while the database is still getting ready', () => {
       await app.close();
     }
   });
+
+  it('answers readiness at once while the database starts: 503, then ready; liveness all along', async () => {
+    let markReady = () => {};
+    const databaseReady = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const app = await buildApp({
+      db: testDb.db,
+      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      logger: false,
+      rateLimitStore: new MemoryStore(),
+      databaseReady,
+    });
+    try {
+      const starting = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(starting.statusCode).toBe(503);
+      expect(starting.headers['retry-after']).toBe('1');
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
+      markReady();
+      await databaseReady;
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ready' });
+    } finally {
+      await app.close();
+    }
+  });
 });
