@@ -268,7 +268,7 @@ describe('tickets at the door (online)', () => {
     phone = await open(PHONE, { isMobile: true, args: cameraArgs(forged), profileDir: phoneProfile });
     await openScanner(phone.page, school.eventId);
     await textOf(resultTitle(phone.page), 'Invalid Ticket', 20_000);
-    await textOf(resultPanel(phone.page), 'This code is not a ticket of this school.');
+    await textOf(resultPanel(phone.page), 'This is not a ticket for this event.');
     await shot(phone.page, 'phone-04-invalid');
     await scannerDialog(phone.page).getByRole('button', { name: 'Close' }).click();
 
