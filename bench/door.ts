@@ -25,6 +25,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -413,7 +414,13 @@ async function setUp(db: Db): Promise<Evening> {
       .executeTakeFirstOrThrow();
     const concert = async (name: string, days: number) => {
       const { id } = await call<{ id: number }>('events/create', { name, eventTypeId: type.id });
-      await call(`events/update?id=${id}`, { status: 1, usersPerSlot: 10000 });
+      // Its door open whenever the bench runs (issue 35's window: two months either side).
+      await call(`events/update?id=${id}`, {
+        status: 1,
+        usersPerSlot: 10000,
+        scanOpensHoursBefore: SCAN_WINDOW_HOURS_MAX,
+        scanClosesHoursAfter: SCAN_WINDOW_HOURS_MAX,
+      });
       await call(`events/create-section?eventId=${id}`, {
         date: new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10),
         start: '18:00',

@@ -202,6 +202,8 @@ const FIELD_LABELS: Record<string, string> = {
   gownSizes: 'gown sizes',
   maxAppointmentsPerChild: 'appointments per child',
   bookingNotifications: 'booking notifications',
+  scanOpensHoursBefore: 'scanning opens (hours before)',
+  scanClosesHoursAfter: 'scanning closes (hours after)',
 };
 
 const MESSAGE_LABELS: Record<string, string> = {

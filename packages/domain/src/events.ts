@@ -132,7 +132,17 @@ export const addRecipientsQuery = z.strictObject({
 });
 export const downloadQuery = z.strictObject({ eventId: id });
 
-export const eventCreateRequest = z.strictObject({ name: eventNameField, eventTypeId: eventTypeIdField });
+/** The door's window (issue 35): hours before the first section and after the last; a day each by default. */
+export const SCAN_WINDOW_HOURS_DEFAULT = 24;
+export const SCAN_WINDOW_HOURS_MAX = 1440;
+const scanWindowHours = z.number().int().min(0).max(SCAN_WINDOW_HOURS_MAX);
+
+export const eventCreateRequest = z.strictObject({
+  name: eventNameField,
+  eventTypeId: eventTypeIdField,
+  scanOpensHoursBefore: scanWindowHours.optional(),
+  scanClosesHoursAfter: scanWindowHours.optional(),
+});
 export type EventCreateRequest = z.input<typeof eventCreateRequest>;
 
 /** Changes only what is sent. Timing changes regenerate slots (409 when they would hit bookings). */
@@ -153,6 +163,10 @@ export const eventUpdateRequest = z.strictObject({
   gownSizes: z.array(z.string().trim().min(1).max(20)).max(30).optional(),
   maxAppointmentsPerChild: z.number().int().min(1).max(50).nullable().optional(),
   bookingNotifications: z.boolean().optional(),
+  /** Tickets scan from this many hours before the event's first section starts (ticketed events). */
+  scanOpensHoursBefore: scanWindowHours.optional(),
+  /** … to this many hours after its last section ends. */
+  scanClosesHoursAfter: scanWindowHours.optional(),
   /** Apply a timing change even though it cancels bookings (the families are told). */
   confirm: z.boolean().optional(),
 });
@@ -389,6 +403,9 @@ export const eventDetail = z.object({
   opensAtLabel: z.string().nullable(),
   closesAtLabel: z.string().nullable(),
   options: eventOptions,
+  /** The door's window: hours before the first section and after the last (issue 35). */
+  scanOpensHoursBefore: z.number(),
+  scanClosesHoursAfter: z.number(),
   bookingNotifications: z.boolean(),
   guestCountOptions: z.array(z.number()),
   gownOptions: z.array(z.object({ id: z.string(), name: z.string() })),

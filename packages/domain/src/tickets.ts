@@ -41,6 +41,34 @@ export function ticketCodeFromScan(decoded: string): string | null {
   return code.length > 0 ? code : null;
 }
 
+/**
+ * An offline door's scans may reach the server this long after the door's window has closed (a list is
+ * trusted as long: decision 013); later ones are refused.
+ */
+export const OFFLINE_SYNC_GRACE_MS = OFFLINE_LIST_TTL_MS;
+
+/**
+ * The door's window (issue 35): from `opensAt` (hours before the event's first section starts) to
+ * `closesAt` (hours after its last one ends); both null while the event has no section.
+ */
+export type ScanWindow = { opensAt: Date | null; closesAt: Date | null };
+export type ScanWindowState = 'open' | 'notYet' | 'closed' | 'undated';
+
+/**
+ * Whether a scan falls in the window. An offline door's scan counts at the time it claims, but never later
+ * than the server heard of it (a clock set ahead cannot move a scan into a window not yet open), and only
+ * if it arrives within OFFLINE_SYNC_GRACE_MS of the window's close (a clock set back cannot move a late
+ * scan into a window long closed).
+ */
+export function scanWindowState(window: ScanWindow, receivedAt: Date, claimedAt?: Date): ScanWindowState {
+  const { opensAt, closesAt } = window;
+  if (!opensAt || !closesAt) return 'undated';
+  const at = claimedAt && claimedAt < receivedAt ? claimedAt : receivedAt;
+  if (at < opensAt) return 'notYet';
+  if (at > closesAt || receivedAt.getTime() > closesAt.getTime() + OFFLINE_SYNC_GRACE_MS) return 'closed';
+  return 'open';
+}
+
 /** "Guest 1 of Jane Smith": a guest's ticket carries the attendee's name. */
 export const guestName = (index: number, attendee: string) => `Guest ${index} of ${attendee}`;
 
@@ -95,9 +123,12 @@ export const TICKET_TEXT = {
   // Server answers (the spec shows the server's message without its text)
   found: 'Ticket found.',
   valid: 'Valid ticket.',
-  unknown: 'This code is not a ticket of this school.',
+  // A code of another event, of another school or of no one: one answer that names no holder (issue 35).
+  unknown: 'This is not a ticket for this event.',
   voided: 'This ticket was cancelled with its booking.',
-  otherEvent: (eventName: string) => `This ticket is for another event: ${eventName}.`,
+  scanOpens: (when: string) => `Scanning for this event opens ${when}.`,
+  scanClosed: (when: string) => `Scanning for this event closed ${when}.`,
+  scanUndated: 'Scanning for this event opens once the event has a date.',
   alreadyScannedBy: (when: string, who: string) => `Already scanned ${when} by ${who}.`,
   notTicketed: 'This event does not issue tickets.',
   notScanner: 'You are not allowed to scan tickets for this event.',
@@ -192,8 +223,46 @@ export const generateTicketsResponse = z.object({
   data: z.object({ success: z.boolean(), message: z.string(), issued: z.number() }),
 });
 
-/** POST tickets/undo-scan (admin): a mistake at the door; recorded. */
-export const undoScanRequest = z.strictObject({ ticketId: code });
+/** POST tickets/undo-scan (admin): a mistake at the door, named by code or (from the door's lists) id; recorded. */
+export const undoScanRequest = z
+  .strictObject({ ticketId: code.optional(), id: idField.optional() })
+  .refine((body) => body.ticketId !== undefined || body.id !== undefined, {
+    path: ['id'],
+    message: 'Name the ticket by its id or its code.',
+  });
+
+/**
+ * A ticket as the door's lists show it (issue 35): who, whether admitted, and the id a manual check-in
+ * names — never its code, its QR or the holder's email, so a scanner cannot collect the event's tickets.
+ */
+export const doorTicketItem = z.object({
+  /** The ticket's id (not its code): what tickets/check-in and tickets/undo-scan take. */
+  id: z.number(),
+  eventId: z.number(),
+  userName: z.string(),
+  guestIndex: z.number(),
+  scanned: z.boolean(),
+  scannedDate: z.string().nullable(),
+  scannedByName: z.string().nullable(),
+});
+export type DoorTicket = z.infer<typeof doorTicketItem>;
+
+/** POST tickets/check-in: a manual check-in from the door's search, by ticket id, through the scan path. */
+export const checkInRequest = z.strictObject({
+  eventId: idField,
+  id: idField,
+  clientNonce: z.string().trim().min(8).max(100).optional(),
+  deviceId: z.string().trim().min(1).max(100).optional(),
+});
+export const checkInResponse = z.object({
+  data: z.object({
+    success: z.boolean(),
+    message: z.string(),
+    alreadyScanned: z.boolean(),
+    ticket: doorTicketItem.optional(),
+  }),
+});
+export type CheckInResponse = z.infer<typeof checkInResponse>;
 
 /** GET tickets/door?eventId: the live count for admins and scanners. */
 export const doorQuery = z.strictObject({ eventId: idParam, q: z.string().trim().max(100).optional() });
@@ -207,13 +276,13 @@ export const doorResponse = z.object({
   guestsExpected: z.number(),
   guestsAdmitted: z.number(),
   /** The latest admissions, newest first. */
-  recent: z.array(ticketItem),
-  /** With q: tickets whose name or email matches, for a manual check-in (same path as a scan). */
-  matches: z.array(ticketItem),
+  recent: z.array(doorTicketItem),
+  /** With q: tickets whose name matches, for a manual check-in by id (tickets/check-in). */
+  matches: z.array(doorTicketItem),
   /** Tickets admitted again by a door that was offline: people let in twice, for the admin to see. */
   duplicates: z.array(
     z.object({
-      ticket: ticketItem,
+      ticket: doorTicketItem,
       deviceId: z.string().nullable(),
       byName: z.string().nullable(),
       /** When the offline door scanned it (its own clock) and when the server heard of it. */

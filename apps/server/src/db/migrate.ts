@@ -22,6 +22,7 @@ import * as slotLabels from './migrations/020-slot-labels';
 import * as eventVersions from './migrations/021-event-versions';
 import * as bookingInFewerTrips from './migrations/022-booking-in-fewer-trips';
 import * as placesFromBookings from './migrations/023-places-from-bookings';
+import * as scanWindow from './migrations/024-scan-window';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '021-event-versions': eventVersions,
   '022-booking-in-fewer-trips': bookingInFewerTrips,
   '023-places-from-bookings': placesFromBookings,
+  '024-scan-window': scanWindow,
 };
 
 const migratorOf = (

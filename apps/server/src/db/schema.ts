@@ -260,6 +260,9 @@ export interface EventsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** Moves on with every change to what a booking reads about the event (migration 021). */
   version: Generated<number>;
+  /** The door admits from this many hours before the first section to this many after the last (migration 024). */
+  scan_opens_hours_before: Generated<number>;
+  scan_closes_hours_after: Generated<number>;
 }
 
 export interface SectionsTable {

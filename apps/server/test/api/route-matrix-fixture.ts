@@ -239,17 +239,17 @@ export async function seedMatrix(t: TestApp) {
     )?.id ?? 0) + 1;
 
   /** The student's own ceremony ticket, as it is now. */
-  const ticketCode = async () =>
-    (
-      await t.db
-        .selectFrom('tickets')
-        .select('code')
-        .where('event_id', '=', a.ceremony.id)
-        .where('user_id', '=', a.student.id)
-        .where('guest_index', '=', 0)
-        .where('status', '=', 'valid')
-        .executeTakeFirstOrThrow()
-    ).code;
+  const ceremonyTicket = () =>
+    t.db
+      .selectFrom('tickets')
+      .select(['id', 'code'])
+      .where('event_id', '=', a.ceremony.id)
+      .where('user_id', '=', a.student.id)
+      .where('guest_index', '=', 0)
+      .where('status', '=', 'valid')
+      .executeTakeFirstOrThrow();
+  const ticketCode = async () => (await ceremonyTicket()).code;
+  const ticketRowId = async () => (await ceremonyTicket()).id;
 
   /** A's newest invoice (billing, issue 15), issued through A's admin the first time it is asked for. */
   const invoiceId = async () => {
@@ -429,6 +429,7 @@ export async function seedMatrix(t: TestApp) {
     evening: a.evening,
     ceremony: a.ceremony,
     ticketCode,
+    ticketRowId,
     invoiceId,
     fresh,
     once,

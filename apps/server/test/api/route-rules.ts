@@ -101,6 +101,8 @@ export type SchoolA = {
   ceremony: { id: number; bookingId: number };
   /** The student's own ticket at the ceremony (its code changes when tickets are generated again). */
   ticketCode(): Promise<string>;
+  /** The same ticket's id: what the door's search shows and a manual check-in names. */
+  ticketRowId(): Promise<number>;
   /** A's newest invoice (billing), issued through its admin the first time. */
   invoiceId(): Promise<number>;
   /** Objects made for this route, renewed after each 2xx answer. */
@@ -713,6 +715,11 @@ export const RULES: Record<string, Rule> = {
   'POST /api/tickets/scan-ticket': {
     expect: { ...signedIn(403), admin: 200, teacher: 200, bAdmin: 200 },
     input: async (a) => ({ body: { ticketId: await a.ticketCode() } }),
+  },
+  // A manual check-in by ticket id: whoever may scan at A's door; B's callers name an event not theirs.
+  'POST /api/tickets/check-in': {
+    expect: { ...signedIn(403), admin: 200, teacher: 200, B: 404 },
+    input: async (a) => ({ body: { eventId: a.ceremony.id, id: await a.ticketRowId() } }),
   },
   'POST /api/tickets/undo-scan': {
     expect: adminOnly(404),

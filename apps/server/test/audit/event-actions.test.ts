@@ -9,6 +9,7 @@ import {
   freeSlots,
   type KindEvent,
   kindEvent,
+  OPEN_DOOR,
 } from '../booking/booking-helpers';
 import { type Api, expectStatus } from '../directory/directory-helpers';
 import { daysAhead } from '../events/events-helpers';
@@ -32,9 +33,14 @@ beforeAll(async () => {
   t = await createTestApp();
   e = await evening(t, { quick: true });
   staff = from(t.app);
-  concert = await kindEvent(t, e, 'ticketed', 'Summer concert', { usersPerSlot: 100, guestAllowance: 2 }, [
-    { date: daysAhead(14), start: '18:30', end: '20:30', location: 'Theatre' },
-  ]);
+  concert = await kindEvent(
+    t,
+    e,
+    'ticketed',
+    'Summer concert',
+    { usersPerSlot: 100, guestAllowance: 2, ...OPEN_DOOR },
+    [{ date: daysAhead(14), start: '18:30', end: '20:30', location: 'Theatre' }],
+  );
 });
 afterAll(() => t.close());
 

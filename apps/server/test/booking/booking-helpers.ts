@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingPage, BookingResult } from '@parley/domain/booking';
+import { SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import type { HomeData } from '@parley/domain/home';
 import type { LightMyRequestResponse } from 'fastify';
 import { issueToken } from '../../src/modules/tokens/tokens.repository';
@@ -131,6 +132,12 @@ export async function evening(t: TestApp, options: EveningOptions = {}): Promise
     otherChild,
   };
 }
+
+/** A door open two months either side of its event: for tests that scan an event days ahead (issue 35). */
+export const OPEN_DOOR = {
+  scanOpensHoursBefore: SCAN_WINDOW_HOURS_MAX,
+  scanClosesHoursAfter: SCAN_WINDOW_HOURS_MAX,
+} as const;
 
 export type KindEvent = { http: Api; eventId: number; code: string; sectionIds: number[] };
 

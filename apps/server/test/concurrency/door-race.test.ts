@@ -3,7 +3,7 @@ import type { ScanTicketResponse } from '@parley/domain/tickets';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database';
-import { quickMember } from '../booking/booking-helpers';
+import { OPEN_DOOR, quickMember } from '../booking/booking-helpers';
 import { api, expectStatus } from '../directory/directory-helpers';
 import {
   createEvent,
@@ -74,7 +74,10 @@ describe.runIf(process.env.TEST_DB === 'pg')('doors racing on PostgreSQL', () =>
     const http = api(t.app);
     eventId = await createEvent(http, school.admin.token, 'Spring concert', school.types.ticketed);
     expectStatus(
-      await http.post(`events/update?id=${eventId}`, school.admin.token, { usersPerSlot: 5000 }),
+      await http.post(`events/update?id=${eventId}`, school.admin.token, {
+        usersPerSlot: 5000,
+        ...OPEN_DOOR,
+      }),
       200,
     );
     await createSection(http, school.admin.token, eventId, {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { issueToken } from '../../src/modules/tokens/tokens.repository';
-import { book, kindEvent } from '../booking/booking-helpers';
+import { book, kindEvent, OPEN_DOOR } from '../booking/booking-helpers';
 import { type Api, api, expectStatus } from '../directory/directory-helpers';
 import { daysAhead, type EventSchool, type SectionBody } from '../events/events-helpers';
 import type { TestApp } from '../test-app';
@@ -104,9 +104,15 @@ async function modelEvent(
   section: SectionBody,
 ): Promise<ModelEvent> {
   const kind = { pt: 'parentTeacher', general: 'booking', ticketed: 'ticketed' } as const;
-  const { eventId } = await kindEvent(t, { ...school, http: api(t.app) }, kind[key], name, options, [
-    section,
-  ]);
+  // Its door open (issue 35): the model scans an event days ahead.
+  const { eventId } = await kindEvent(
+    t,
+    { ...school, http: api(t.app) },
+    kind[key],
+    name,
+    { ...options, ...OPEN_DOOR },
+    [section],
+  );
   const slots = await t.db
     .selectFrom('slots')
     .select('id')

@@ -678,6 +678,9 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       ticketAtDoor: {
         read: ({ db, s, o }) => tickets.ticketAtDoor(db, s.schoolId, o.ticketCode, o.admin.id),
       },
+      ticketAtDoorById: {
+        read: ({ db, s, o }) => tickets.ticketAtDoorById(db, s.schoolId, o.ticketId, o.admin.id),
+      },
       ticketsOfHolder: {
         read: ({ db, s, o }) => tickets.ticketsOfHolder(db, s.schoolId, o.concertId, o.children[0]?.id ?? 0),
       },

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { type EventDetail, SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import {
+  type CheckInResponse,
   type DoorState,
   type EventTicketResponse,
   OFFLINE_LIST_TTL_MS,
@@ -17,6 +19,7 @@ import {
   evening,
   type KindEvent,
   kindEvent,
+  OPEN_DOOR,
   quickMember,
 } from '../booking/booking-helpers';
 import { expectStatus } from '../directory/directory-helpers';
@@ -59,9 +62,14 @@ const scan = (token: string, code: string, extra: Record<string, unknown> = {}, 
 beforeAll(async () => {
   t = await createTestApp();
   e = await evening(t, { quick: true });
-  concert = await kindEvent(t, e, 'ticketed', 'Summer concert', { usersPerSlot: 100, guestAllowance: 2 }, [
-    { date: daysAhead(14), start: '18:30', end: '20:30', location: 'Theatre' },
-  ]);
+  concert = await kindEvent(
+    t,
+    e,
+    'ticketed',
+    'Summer concert',
+    { usersPerSlot: 100, guestAllowance: 2, ...OPEN_DOOR },
+    [{ date: daysAhead(14), start: '18:30', end: '20:30', location: 'Theatre' }],
+  );
   const slot = await t.db
     .selectFrom('slots')
     .select('id')
@@ -229,7 +237,7 @@ describe('validating and scanning at the door', () => {
     expect(refused.statusCode).toBe(403);
   });
 
-  it('a forged code is "not a ticket"; a code of another event says which', async () => {
+  it('a forged code is "not a ticket"; a code of another event or school is too, and names no holder', async () => {
     expect((await validate(teacher(), 'forged-code-that-is-no-ticket')).data).toEqual({
       valid: false,
       message: TICKET_TEXT.unknown,
@@ -245,8 +253,21 @@ describe('validating and scanning at the door', () => {
     await post(`events/update-can-scan-user-ids?id=${gala.eventId}`, e.admin.token, {
       canScanUserIds: [e.teachers[0]?.id],
     });
+    // Issue 35: the answer to a foreign code said whose it was (name, email, code); now nothing.
     const wrongDoor = await validate(teacher(), otherCode, gala.eventId);
-    expect(wrongDoor.data).toEqual({ valid: false, message: TICKET_TEXT.otherEvent('Summer concert') });
+    expect(wrongDoor.data).toEqual({ valid: false, message: TICKET_TEXT.unknown });
+    const wrongScan = await scan(teacher(), otherCode, { eventId: gala.eventId });
+    expect(wrongScan.data).toEqual({ success: false, message: TICKET_TEXT.unknown, alreadyScanned: false });
+    const other = await eventSchool(t, 'Foreign Door Academy');
+    const foreign = await e.http.post('tickets/scan-ticket', other.admin.token, { ticketId: otherCode });
+    for (const answer of [wrongDoor, wrongScan, foreign.json()]) {
+      const text = JSON.stringify(answer);
+      for (const secret of [otherCode, e.otherChild.email, e.otherChild.lastName, 'Summer concert'])
+        expect(text).not.toContain(secret);
+    }
+    expect(foreign.json()).toEqual({
+      data: { success: false, message: TICKET_TEXT.unknown, alreadyScanned: false },
+    });
   });
 
   it('the same scan retried (same client nonce) gets the first answer, not "Already Scanned"', async () => {
@@ -282,18 +303,43 @@ describe('validating and scanning at the door', () => {
   });
 
   it('the door counts heads, guests included, and finds a ticket by name for a manual check-in', async () => {
-    const door = await get<{
-      expected: number;
-      admitted: number;
-      toCome: number;
-      guestsExpected: number;
-      guestsAdmitted: number;
-      recent: Ticket[];
-      matches: Ticket[];
-    }>(`tickets/door?eventId=${concert.eventId}&q=${encodeURIComponent(child(0).lastName)}`, teacher());
+    const door = await get<DoorState>(
+      `tickets/door?eventId=${concert.eventId}&q=${encodeURIComponent(child(0).lastName)}`,
+      teacher(),
+    );
     expect(door).toMatchObject({ expected: 4, admitted: 3, toCome: 1, guestsExpected: 2, guestsAdmitted: 1 });
-    expect(door.recent.map((ticket) => ticket.ticketId)).toEqual([otherCode, codes[1], codes[0]]);
-    expect(door.matches.map((ticket) => ticket.ticketId)).toEqual(expect.arrayContaining(codes));
+    const ids = await ticketIds(codes);
+    expect(door.recent.map((ticket) => ticket.id)).toEqual(await ticketIds([otherCode, codes[1], codes[0]]));
+    expect(door.matches.map((ticket) => ticket.id)).toEqual(expect.arrayContaining(ids));
+    expect(door.matches[0]).toEqual({
+      id: ids[0],
+      eventId: concert.eventId,
+      userName: `${child(0).firstName} ${child(0).lastName}`,
+      guestIndex: 0,
+      scanned: true,
+      scannedDate: expect.any(String),
+      scannedByName: expect.any(String),
+    });
+  });
+
+  it('the door’s search and lists hold no code, QR link or email (issue 35): a scanner cannot collect tickets', async () => {
+    const every = [...codes, otherCode];
+    const emails = [child(0).email, e.otherChild.email];
+    // Two letters at a time, as the finding's five searches did, and the unsearched door.
+    for (const q of [undefined, child(0).lastName.slice(0, 2), e.otherChild.lastName.slice(0, 2), 'e', '@']) {
+      const door = await get<DoorState>(
+        `tickets/door?eventId=${concert.eventId}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+        teacher(),
+      );
+      const text = JSON.stringify(door);
+      for (const secret of [...every, ...emails, TEST_APP_URL]) expect(text).not.toContain(secret);
+    }
+    // An email finds no one: the search is by name only.
+    const byEmail = await get<DoorState>(
+      `tickets/door?eventId=${concert.eventId}&q=${encodeURIComponent(child(0).email)}`,
+      teacher(),
+    );
+    expect(byEmail.matches).toEqual([]);
   });
 
   it('an admin undoes a scan (recorded); the ticket scans again; undo of an unscanned one is 409; a teacher may not', async () => {
@@ -318,6 +364,20 @@ describe('validating and scanning at the door', () => {
     expect(history.map((row) => row.action)).toEqual(['admit', 'refused', 'undo', 'admit']);
   });
 });
+
+/** The ids of tickets (what the door shows), by code, in order. */
+async function ticketIds(codes: Array<string | undefined>): Promise<number[]> {
+  const rows = await t.db
+    .selectFrom('tickets')
+    .select(['id', 'code'])
+    .where(
+      'code',
+      'in',
+      codes.map((code) => code ?? ''),
+    )
+    .execute();
+  return codes.map((code) => rows.find((row) => row.code === code)?.id ?? 0);
+}
 
 describe('tickets live with their booking', () => {
   it('cancelling the booking voids its tickets: invalid at the door, gone from the family’s view', async () => {
@@ -393,9 +453,14 @@ describe('tickets live with their booking', () => {
 
 describe('at a ticketed event a place is a person', () => {
   it('a booking takes one place for the attendee and one per guest; a change of guests gives places back', async () => {
-    const small = await kindEvent(t, e, 'ticketed', 'Recital', { usersPerSlot: 4, guestAllowance: 2 }, [
-      { date: daysAhead(21), start: '19:00', end: '20:00', location: 'Music room' },
-    ]);
+    const small = await kindEvent(
+      t,
+      e,
+      'ticketed',
+      'Recital',
+      { usersPerSlot: 4, guestAllowance: 2, ...OPEN_DOOR },
+      [{ date: daysAhead(21), start: '19:00', end: '20:00', location: 'Music room' }],
+    );
     const ev = { http: e.http, eventId: small.eventId };
     const slot = (
       await t.db
@@ -438,7 +503,7 @@ describe('offline doors', () => {
   let codes: string[];
   let ev: KindEvent;
   beforeAll(async () => {
-    ev = await kindEvent(t, e, 'ticketed', 'Prom', { usersPerSlot: 100, guestAllowance: 1 }, [
+    ev = await kindEvent(t, e, 'ticketed', 'Prom', { usersPerSlot: 100, guestAllowance: 1, ...OPEN_DOOR }, [
       { date: daysAhead(30), start: '19:00', end: '23:00', location: 'Hall' },
     ]);
     const slot = (
@@ -503,7 +568,170 @@ describe('offline doors', () => {
     expect(door.duplicates).toHaveLength(1);
     expect(door.duplicates[0]).toMatchObject({
       deviceId: 'door-B',
-      ticket: { ticketId: codes[0], scannedBy: e.teachers[0]?.id },
+      ticket: { id: (await ticketIds([codes[0]]))[0], scannedByName: expect.any(String) },
     });
+  });
+});
+
+describe('manual check-in by ticket id and the door’s window (issue 35)', () => {
+  let ev: KindEvent;
+  let ids: number[];
+  let codes: string[];
+  const HOUR = 3_600_000;
+  const teacher = () => e.teachers[0]?.token ?? '';
+  /** Moves the event's one section to start `hours` from now, two hours long (the window follows it). */
+  const placeEvent = async (hours: number) => {
+    const start = new Date(Date.now() + hours * HOUR);
+    await t.db
+      .updateTable('sections')
+      .set({ starts_at: start, ends_at: new Date(start.getTime() + 2 * HOUR) })
+      .where('event_id', '=', ev.eventId)
+      .execute();
+  };
+  const setWindow = (before: number, after: number) =>
+    post(`events/update?id=${ev.eventId}`, e.admin.token, {
+      scanOpensHoursBefore: before,
+      scanClosesHoursAfter: after,
+    });
+  const checkIn = (token: string, id: number, status = 200) =>
+    post<CheckInResponse>('tickets/check-in', token, { eventId: ev.eventId, id }, status);
+  const sync = (code: string, nonce: string, scannedAt: Date) =>
+    post<SyncScansResponse>('tickets/sync-scans', teacher(), {
+      eventId: ev.eventId,
+      deviceId: 'door-window',
+      scans: [{ ticketId: code, clientNonce: nonce, scannedAt: scannedAt.toISOString() }],
+    });
+  const undo = async () => {
+    for (const id of ids) await e.http.post('tickets/undo-scan', e.admin.token, { id }); // 409 for one not admitted
+  };
+
+  beforeAll(async () => {
+    // The default window: a day either side of the event, here 40 days ahead.
+    ev = await kindEvent(t, e, 'ticketed', 'Winter concert', { usersPerSlot: 50, guestAllowance: 1 }, [
+      { date: daysAhead(40), start: '18:00', end: '20:00', location: 'Hall' },
+    ]);
+    const slot = (
+      await t.db.selectFrom('slots').select('id').where('event_id', '=', ev.eventId).executeTakeFirstOrThrow()
+    ).id;
+    await booked({ http: e.http, eventId: ev.eventId }, e.parent.token, [
+      { slotId: slot, studentId: child(0).id, guests: 1 },
+    ]);
+    codes = (
+      await get<EventTicketResponse>(
+        `tickets/get-event-ticket?eventId=${ev.eventId}&userId=${child(0).id}`,
+        e.parent.token,
+      )
+    ).data.tickets.map((ticket) => ticket.ticketId);
+    ids = await ticketIds(codes);
+    await post(`events/update-can-scan-user-ids?id=${ev.eventId}`, e.admin.token, {
+      canScanUserIds: [e.teachers[0]?.id],
+    });
+  });
+
+  it('the admin’s settings carry the window: a day either side by default; out of range is a 422 naming the field', async () => {
+    const { event } = await get<{ event: EventDetail }>(`events/view?id=${ev.eventId}`, e.admin.token);
+    expect(event).toMatchObject({ scanOpensHoursBefore: 24, scanClosesHoursAfter: 24 });
+    const bad = await e.http.post(`events/update?id=${ev.eventId}`, e.admin.token, {
+      scanOpensHoursBefore: SCAN_WINDOW_HOURS_MAX + 1,
+      scanClosesHoursAfter: -1,
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['scanOpensHoursBefore', 'scanClosesHoursAfter']);
+    const created = await post<{ id: number }>('events/create', e.admin.token, {
+      name: 'Spring concert',
+      eventTypeId: e.types.ticketed,
+      scanOpensHoursBefore: 2,
+      scanClosesHoursAfter: 1,
+    });
+    const made = await get<{ event: EventDetail }>(`events/view?id=${created.id}`, e.admin.token);
+    expect(made.event).toMatchObject({ scanOpensHoursBefore: 2, scanClosesHoursAfter: 1 });
+  });
+
+  it('before the window a scan, a manual check-in and an offline sync are refused, saying when scanning opens', async () => {
+    const opens = /^Scanning for this event opens \w{3} \d{1,2} \w{3} \d{4}, 18:00\.$/;
+    const scanned = await scan(teacher(), codes[0] ?? '', { eventId: ev.eventId });
+    expect(scanned.data).toMatchObject({ success: false, alreadyScanned: false });
+    expect(scanned.data.message).toMatch(opens);
+    expect((await validate(teacher(), codes[0] ?? '', ev.eventId)).data).toEqual({
+      valid: false,
+      message: scanned.data.message,
+    });
+    const manual = await checkIn(teacher(), ids[0] ?? 0);
+    expect(manual.data).toMatchObject({ success: false, message: scanned.data.message });
+    // A device that claims the event's own evening cannot move its scan there: it cannot have scanned
+    // after the server heard of it.
+    const synced = await sync(codes[0] ?? '', 'window-early-1', new Date(Date.now() + 40 * 24 * HOUR));
+    expect(synced.data.results[0]).toMatchObject({ outcome: 'invalid', message: scanned.data.message });
+    const door = await get<DoorState>(`tickets/door?eventId=${ev.eventId}`, teacher());
+    expect(door.admitted).toBe(0);
+  });
+
+  it('inside the window (the admin opened it earlier) the same three admit', async () => {
+    await setWindow(SCAN_WINDOW_HOURS_MAX, 24);
+    expect((await scan(teacher(), codes[0] ?? '', { eventId: ev.eventId })).data.success).toBe(true);
+    await undo();
+    expect((await checkIn(teacher(), ids[0] ?? 0)).data).toMatchObject({
+      success: true,
+      message: TICKET_TEXT.scanned,
+    });
+    await undo();
+    const synced = await sync(codes[0] ?? '', 'window-in-1', new Date());
+    expect(synced.data.results[0]?.outcome).toBe('admitted');
+    await undo();
+    await setWindow(24, 24);
+  });
+
+  it('after the window: refused, saying when scanning closed; an offline scan made inside it still counts, if it comes within the grace', async () => {
+    // The event ended 28 hours ago: the window closed 4 hours ago.
+    await placeEvent(-30);
+    const closed = /^Scanning for this event closed \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}\.$/;
+    const scanned = await scan(teacher(), codes[0] ?? '', { eventId: ev.eventId });
+    expect(scanned.data).toMatchObject({ success: false });
+    expect(scanned.data.message).toMatch(closed);
+    expect((await checkIn(teacher(), ids[0] ?? 0)).data.message).toBe(scanned.data.message);
+    expect((await sync(codes[0] ?? '', 'window-late-1', new Date())).data.results[0]).toMatchObject({
+      outcome: 'invalid',
+      message: scanned.data.message,
+    });
+    // Scanned offline during the event, synced now: admitted.
+    const during = new Date(Date.now() - 29 * HOUR);
+    expect((await sync(codes[1] ?? '', 'window-late-2', during)).data.results[0]?.outcome).toBe('admitted');
+    // The same claim two days after the window closed is past what an offline door can plausibly be.
+    await placeEvent(-80);
+    const stale = await sync(codes[0] ?? '', 'window-late-3', new Date(Date.now() - 79 * HOUR));
+    expect(stale.data.results[0]).toMatchObject({ outcome: 'invalid' });
+    expect(stale.data.results[0]?.message).toMatch(closed);
+    await undo();
+    await placeEvent(0);
+  });
+
+  it('a manual check-in by ticket id: a designated scanner and the admin may; the holder, another teacher may not; a ticket of another event is not one', async () => {
+    await placeEvent(1);
+    const first = await checkIn(teacher(), ids[1] ?? 0);
+    expect(first.data).toEqual({
+      success: true,
+      message: TICKET_TEXT.scanned,
+      alreadyScanned: false,
+      ticket: expect.objectContaining({ id: ids[1], guestIndex: 1, scanned: true }),
+    });
+    const again = await checkIn(e.admin.token, ids[1] ?? 0);
+    expect(again.data).toMatchObject({ success: false, alreadyScanned: true });
+    for (const answer of [first, again]) {
+      const text = JSON.stringify(answer);
+      for (const secret of [...codes, child(0).email, TEST_APP_URL]) expect(text).not.toContain(secret);
+    }
+    for (const token of [e.parent.token, child(0).token, e.teachers[1]?.token ?? ''])
+      expect((await checkIn(token, ids[0] ?? 0, 403)) as unknown).toEqual({
+        message: TICKET_TEXT.notScanner,
+      });
+    // The concert's ticket named at this door: not a ticket for this event, and no holder named.
+    const concertId = (
+      await ticketIds([(await ticketsOf(e.admin.token, e.otherChild.id)).data.tickets[0]?.ticketId])
+    )[0];
+    const foreign = await checkIn(teacher(), concertId ?? 0);
+    expect(foreign.data).toEqual({ success: false, message: TICKET_TEXT.unknown, alreadyScanned: false });
+    expect(
+      (await e.http.post('tickets/check-in', teacher(), { eventId: ev.eventId, id: 'x' })).statusCode,
+    ).toBe(422);
   });
 });

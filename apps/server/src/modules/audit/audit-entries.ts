@@ -179,6 +179,8 @@ const EVENT_FIELDS = {
   gown_sizes: 'gownSizes',
   max_appointments_per_child: 'maxAppointmentsPerChild',
   booking_notifications: 'bookingNotifications',
+  scan_opens_hours_before: 'scanOpensHoursBefore',
+  scan_closes_hours_after: 'scanClosesHoursAfter',
 } as const;
 
 type EventColumns = { [K in keyof typeof EVENT_FIELDS]?: Value };

@@ -42,6 +42,8 @@ export async function createEvent(ctx: AppContext, schoolId: number, body: Event
     // Disabled until the admin has set it up (spec §4: "Review settings and enable to allow bookings").
     status: 0,
     capacity: DEFAULT_CAPACITY[type.group_int],
+    ...(body.scanOpensHoursBefore !== undefined && { scan_opens_hours_before: body.scanOpensHoursBefore }),
+    ...(body.scanClosesHoursAfter !== undefined && { scan_closes_hours_after: body.scanClosesHoursAfter }),
   });
   return { id, message: EVENT_TEXT.created };
 }

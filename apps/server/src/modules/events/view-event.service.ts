@@ -187,6 +187,8 @@ function toDetail(
     opensAtLabel: event.opens_at ? formatLocalDateTime(event.opens_at, tz) : null,
     closesAtLabel: event.closes_at ? formatLocalDateTime(event.closes_at, tz) : null,
     ...eventChoices(event),
+    scanOpensHoursBefore: event.scan_opens_hours_before,
+    scanClosesHoursAfter: event.scan_closes_hours_after,
     bookingNotifications: event.booking_notifications,
     sections,
     sectionTimeLabels: sections.map((section) => section.label),

@@ -117,21 +117,48 @@ function ticketSelect(db: Db, schoolId: number) {
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['execute']>>[number];
 
-/** The ticket a door presents, and whether this user scans its event (the door's one read; compiled once). */
+/**
+ * A ticket as a door reads it: with whether this user scans its event, its event's scanning window
+ * (hours before the first section to hours after the last; null without sections: migration 024) and the
+ * database's time, which the window is judged by.
+ */
+function doorRead(db: Db, schoolId: number, userId: number) {
+  return ticketSelect(db, schoolId).select([
+    sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
+      'i_scan',
+    ),
+    sql<Date | null>`(select min(ws.starts_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id) - make_interval(hours => e.scan_opens_hours_before)`.as(
+      'scan_opens_at',
+    ),
+    sql<Date | null>`(select max(ws.ends_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id) + make_interval(hours => e.scan_closes_hours_after)`.as(
+      'scan_closes_at',
+    ),
+    sql<Date>`now()`.as('checked_at'),
+  ]);
+}
+
+export type DoorRow = Awaited<ReturnType<ReturnType<typeof doorRead>['execute']>>[number];
+
+/** The ticket a door presents by its code (the door's one read; compiled once). */
 export async function ticketAtDoor(db: Db, schoolId: number, code: string, userId: number) {
   return (await ticketAtDoorQuery(db, schoolId, code, userId))[0];
 }
 
 const ticketAtDoorQuery = compiledOnce(
   (db: Db, schoolId: number, code: string, userId: number) =>
-    ticketSelect(db, schoolId)
-      .select(
-        sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
-          'i_scan',
-        ),
-      )
-      .where('t.code', '=', code),
+    doorRead(db, schoolId, userId).where('t.code', '=', code),
   [-987_001, '\u0000code', -987_002],
+);
+
+/** The ticket a manual check-in names by its id (from the door's search, which never shows a code). */
+export async function ticketAtDoorById(db: Db, schoolId: number, ticketId: number, userId: number) {
+  return (await ticketAtDoorByIdQuery(db, schoolId, ticketId, userId))[0];
+}
+
+const ticketAtDoorByIdQuery = compiledOnce(
+  (db: Db, schoolId: number, ticketId: number, userId: number) =>
+    doorRead(db, schoolId, userId).where('t.id', '=', ticketId),
+  [-987_001, -987_003, -987_002],
 );
 
 /** The live tickets a person holds for an event: their own first, then their guests'. */
@@ -342,15 +369,13 @@ export function recentAdmissions(db: Db, schoolId: number, eventId: number, limi
     .execute();
 }
 
-/** Live tickets of the event whose attendee's name or email contains q (a manual check-in). */
+/** Live tickets of the event whose attendee's name contains q (a manual check-in; never by email: issue 35). */
 export function searchTickets(db: Db, schoolId: number, eventId: number, q: string, limit: number) {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return ticketSelect(db, schoolId)
     .where('t.event_id', '=', eventId)
     .where('t.status', '=', 'valid')
-    .where((eb) =>
-      eb.or([eb(sql`u.first_name || ' ' || u.last_name`, 'ilike', like), eb('u.email', 'ilike', like)]),
-    )
+    .where(sql`u.first_name || ' ' || u.last_name`, 'ilike', like)
     .orderBy('u.last_name')
     .orderBy('u.first_name')
     .orderBy('t.guest_index')

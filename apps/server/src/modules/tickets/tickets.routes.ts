@@ -1,4 +1,6 @@
 import {
+  checkInRequest,
+  checkInResponse,
   doorQuery,
   doorResponse,
   eventTicketQuery,
@@ -53,7 +55,16 @@ export function ticketRoutes(api: Api, ctx: AppContext): void {
   api.post(
     '/tickets/scan-ticket',
     { ...signedIn, schema: { tags, security, body: scanTicketRequest, response: ok(scanTicketResponse) } },
-    (request) => tickets.scanTicket(ctx, sessionOf(request), request.body),
+    (request) => {
+      const { ticketId, ...rest } = request.body;
+      return tickets.scanTicket(ctx, sessionOf(request), { ...rest, ticket: { code: ticketId } });
+    },
+  );
+
+  api.post(
+    '/tickets/check-in',
+    { ...signedIn, schema: { tags, security, body: checkInRequest, response: ok(checkInResponse) } },
+    (request) => tickets.checkIn(ctx, sessionOf(request), request.body),
   );
 
   api.post(
@@ -63,7 +74,12 @@ export function ticketRoutes(api: Api, ctx: AppContext): void {
       schema: { tags, security, body: undoScanRequest, response: ok(scanTicketResponse) },
     },
     (request) =>
-      tickets.undoScan(ctx, sessionOf(request), request.body.ticketId, actorOf(request, sessionOf(request))),
+      tickets.undoScan(
+        ctx,
+        sessionOf(request),
+        request.body.id !== undefined ? { id: request.body.id } : { code: request.body.ticketId ?? '' },
+        actorOf(request, sessionOf(request)),
+      ),
   );
 
   api.post(

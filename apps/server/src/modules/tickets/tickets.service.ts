@@ -3,13 +3,17 @@ import { BOOKING_STATE_TEXT } from '@parley/domain/booking';
 import { isTicketedGroup } from '@parley/domain/event-groups';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import {
+  type CheckInResponse,
   type DoorState,
+  type DoorTicket,
   guestName,
   OFFLINE_LIST_TTL_MS,
   type OfflineList,
   type ScanTicketResponse,
+  type ScanWindowState,
   type SyncScansRequest,
   type SyncScansResponse,
+  scanWindowState,
   TICKET_TEXT,
   type Ticket,
   ticketPath,
@@ -170,13 +174,41 @@ export async function eventTicket(ctx: AppContext, caller: Caller, eventId: numb
   };
 }
 
+/** A ticket as a door names it: its code (a scan) or its id (a manual check-in from the search). */
+type Presented = { code: string } | { id: number };
+
+const readPresented = (db: Db, caller: Caller, presented: Presented) =>
+  'code' in presented
+    ? repo.ticketAtDoor(db, caller.schoolId, presented.code, caller.userId)
+    : repo.ticketAtDoorById(db, caller.schoolId, presented.id, caller.userId);
+
+/** The door's window refusal in the school's time zone, or null when the scan falls inside it. */
+function windowRefusal(row: repo.DoorRow, claimedAt: Date | undefined): string | null {
+  const window = { opensAt: row.scan_opens_at, closesAt: row.scan_closes_at };
+  const state: ScanWindowState = scanWindowState(window, row.checked_at, claimedAt);
+  if (state === 'undated') return TICKET_TEXT.scanUndated;
+  if (state === 'notYet' && window.opensAt)
+    return TICKET_TEXT.scanOpens(formatLocalDateTime(window.opensAt, row.timezone));
+  if (state === 'closed' && window.closesAt)
+    return TICKET_TEXT.scanClosed(formatLocalDateTime(window.closesAt, row.timezone));
+  return null;
+}
+
 /**
- * The code's ticket, after the caller's right to scan is checked: for the event the door names, or (no
+ * The presented ticket, after the caller's right to scan is checked: for the event the door names, or (no
  * event named) the ticket's own. One read on the common path: the ticket comes with whether the caller
- * scans its event. A code that is no ticket tells a non-admin nothing they may not know.
+ * scans its event and its event's window. A code that is no ticket of this door's event, whichever event
+ * or school it belongs to, answers the same and names no holder (issue 35). An offline door's scan is
+ * judged by when it claims it was made (`claimedAt`, within reason: scanWindowState).
  */
-async function ticketForScanner(db: Db, caller: Caller, code: string, eventId: number | undefined) {
-  const row = await repo.ticketAtDoor(db, caller.schoolId, code, caller.userId);
+async function ticketForScanner(
+  db: Db,
+  caller: Caller,
+  presented: Presented,
+  eventId: number | undefined,
+  claimedAt?: Date,
+) {
+  const row = await readPresented(db, caller, presented);
   const door = eventId ?? row?.event_id;
   if (door === undefined) {
     if (!isAdmin(caller)) throw forbidden(TICKET_TEXT.notScanner);
@@ -188,10 +220,9 @@ async function ticketForScanner(db: Db, caller: Caller, code: string, eventId: n
       ? row.i_scan
       : await repo.isScanner(db, caller.schoolId, door, caller.userId));
   if (!mayScan) throw forbidden(TICKET_TEXT.notScanner);
-  if (!row) return { row: undefined, refusal: TICKET_TEXT.unknown };
-  if (row.event_id !== door) return { row, refusal: TICKET_TEXT.otherEvent(row.event_name) };
+  if (!row || row.event_id !== door) return { row: undefined, refusal: TICKET_TEXT.unknown };
   if (row.status !== 'valid') return { row, refusal: TICKET_TEXT.voided };
-  return { row, refusal: null };
+  return { row, refusal: windowRefusal(row, claimedAt) };
 }
 
 /** GET tickets/validate-ticket: may this ticket come in? An admitted one is valid and says when and by whom. */
@@ -201,7 +232,7 @@ export async function validateTicket(
   code: string,
   eventId: number | undefined,
 ): Promise<ValidateTicketResponse> {
-  const { row, refusal } = await ticketForScanner(ctx.db, caller, code, eventId);
+  const { row, refusal } = await ticketForScanner(ctx.db, caller, { code }, eventId);
   if (!row || refusal) return { data: { valid: false, message: refusal ?? TICKET_TEXT.unknown } };
   const ticket = toTicket(ctx, row);
   return { data: { valid: true, message: ticket.scanned ? alreadyText(row) : TICKET_TEXT.valid, ticket } };
@@ -220,7 +251,7 @@ export async function scanTicket(
   ctx: AppContext,
   caller: Caller,
   input: {
-    ticketId: string;
+    ticket: Presented;
     eventId?: number | undefined;
     clientNonce?: string | undefined;
     deviceId?: string | undefined;
@@ -231,7 +262,13 @@ export async function scanTicket(
   const nonce = input.clientNonce ?? null;
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const { row, refusal } = await ticketForScanner(trx, caller, input.ticketId, input.eventId);
+      const { row, refusal } = await ticketForScanner(
+        trx,
+        caller,
+        input.ticket,
+        input.eventId,
+        input.offlineAt,
+      );
       if (!row)
         return { data: { success: false, message: refusal ?? TICKET_TEXT.unknown, alreadyScanned: false } };
       let answer: ScanTicketResponse;
@@ -259,9 +296,7 @@ export async function scanTicket(
         };
       } else {
         // Another door admitted it first (or before): say when and by whom.
-        const now = row.scanned_at
-          ? row
-          : ((await repo.ticketAtDoor(trx, caller.schoolId, input.ticketId, caller.userId)) ?? row);
+        const now = row.scanned_at ? row : ((await readPresented(trx, caller, input.ticket)) ?? row);
         answer = {
           data: {
             success: false,
@@ -296,9 +331,9 @@ export async function scanTicket(
 }
 
 /** POST tickets/undo-scan (admin): a mistake at the door; the ticket may be scanned again. Recorded. */
-export async function undoScan(ctx: AppContext, caller: Caller, code: string, actor: Actor) {
+export async function undoScan(ctx: AppContext, caller: Caller, presented: Presented, actor: Actor) {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
+    const row = await readPresented(trx, caller, presented);
     if (!row) throw notFound(SERVER_TEXT.notFound);
     if (!(await repo.unadmitTicket(trx, caller.schoolId, row.id))) throw conflict(TICKET_TEXT.notScannedYet);
     await repo.recordScan(trx, {
@@ -324,7 +359,7 @@ export async function undoScan(ctx: AppContext, caller: Caller, code: string, ac
       people: [row.user_id],
       detail: row.scanned_at ? { at: formatLocalDateTime(row.scanned_at, row.timezone) } : {},
     });
-    const after = await repo.ticketAtDoor(trx, caller.schoolId, code, caller.userId);
+    const after = await readPresented(trx, caller, presented);
     return {
       data: {
         success: true,
@@ -375,6 +410,38 @@ export async function generateTickets(
   return { data: { success: true, message: TICKET_TEXT.issued(issued), issued } };
 }
 
+/** A ticket as the door's lists and a manual check-in show it: no code, no QR, no email (issue 35). */
+const doorTicket = (id: number, ticket: Ticket): DoorTicket => ({
+  id,
+  eventId: ticket.eventId,
+  userName: ticket.userName,
+  guestIndex: ticket.guestIndex,
+  scanned: ticket.scanned,
+  scannedDate: ticket.scannedDate,
+  scannedByName: ticket.scannedByName,
+});
+
+/**
+ * POST tickets/check-in: a manual check-in from the door's search (a holder whose phone died), by ticket
+ * id, for whoever may scan at this door: the same path, window and single admission as a scan. Its answer
+ * names the ticket as the search did, never by its code.
+ */
+export async function checkIn(
+  ctx: AppContext,
+  caller: Caller,
+  input: { eventId: number; id: number; clientNonce?: string | undefined; deviceId?: string | undefined },
+): Promise<CheckInResponse> {
+  await ticketedEvent(ctx.db, caller.schoolId, input.eventId);
+  const { data } = await scanTicket(ctx, caller, {
+    ticket: { id: input.id },
+    eventId: input.eventId,
+    clientNonce: input.clientNonce,
+    deviceId: input.deviceId,
+  });
+  const { ticket, ...rest } = data;
+  return { data: ticket ? { ...rest, ticket: doorTicket(input.id, ticket) } : rest };
+}
+
 const RECENT = 20;
 
 /** GET tickets/door: the live count for admins and scanners, the latest admissions, a name search. */
@@ -402,10 +469,10 @@ export async function door(
     toCome: counts.to_come,
     guestsExpected: counts.guests_expected,
     guestsAdmitted: counts.guests_admitted,
-    recent: recent.map((row) => toTicket(ctx, row)),
-    matches: matches.map((row) => toTicket(ctx, row)),
+    recent: recent.map((row) => doorTicket(row.id, toTicket(ctx, row))),
+    matches: matches.map((row) => doorTicket(row.id, toTicket(ctx, row))),
     duplicates: duplicates.map((row) => ({
-      ticket: toTicket(ctx, row),
+      ticket: doorTicket(row.id, toTicket(ctx, row)),
       deviceId: row.device_id,
       byName: row.by_name,
       scannedAt: row.device_time?.toISOString() ?? null,
@@ -455,7 +522,7 @@ export async function syncScans(
   const results: SyncScansResponse['data']['results'] = [];
   for (const scan of body.scans) {
     const { data } = await scanTicket(ctx, caller, {
-      ticketId: scan.ticketId,
+      ticket: { code: scan.ticketId },
       eventId: body.eventId,
       clientNonce: scan.clientNonce,
       deviceId: body.deviceId,

@@ -83,6 +83,8 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
     eventTypeName: 'Parent teacher',
     eventTypeGroupInt: 1,
     status: 1,
+    scanOpensHoursBefore: 24,
+    scanClosesHoursAfter: 24,
     statusLabel: { text: 'Enabled', color: 'success' },
     disabledNotice: null,
     bookingPageMessage: null,

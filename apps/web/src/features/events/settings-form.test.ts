@@ -55,3 +55,27 @@ describe('event settings: the booking window', () => {
     ).toEqual({ closesDate: 'Bookings must open before they close' });
   });
 });
+
+describe('event settings: the door’s window (issue 35)', () => {
+  const concert = eventDetail({ eventTypeGroupInt: 2, scanOpensHoursBefore: 24, scanClosesHoursAfter: 24 });
+
+  it('a ticketed event shows its window in hours and sends a changed end', () => {
+    const values = settingsValues(concert);
+    expect(values).toMatchObject({ scanOpensHoursBefore: '24', scanClosesHoursAfter: '24' });
+    expect(settingsBody({ ...values, scanOpensHoursBefore: '2' }, concert)).toEqual({
+      scanOpensHoursBefore: 2,
+    });
+    // A parent-teacher evening has no door.
+    expect(
+      settingsBody({ ...settingsValues(eventDetail()), scanOpensHoursBefore: '2' }, eventDetail()),
+    ).toEqual({});
+  });
+
+  it('asks for whole hours from 0 to 1440', () => {
+    const base = settingsValues(concert);
+    expect(issues({ ...base, scanOpensHoursBefore: '1441', scanClosesHoursAfter: 'soon' })).toEqual({
+      scanOpensHoursBefore: EVENTS_TEXT.atMost(1440),
+      scanClosesHoursAfter: EVENTS_TEXT.wholeNumber,
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
-import type { EventDetail, EventUpdateRequest } from '@parley/domain/events';
+import { type EventDetail, type EventUpdateRequest, SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
 import { z } from 'zod';
 import { CLOCK_ERROR, readClockTime } from '../../components/clock-time';
@@ -14,14 +14,30 @@ export type OptionKey =
   | 'usersPerSlot'
   | 'guestAllowance'
   | 'gownSizes'
-  | 'maxAppointmentsPerChild';
+  | 'maxAppointmentsPerChild'
+  | 'scanOpensHoursBefore'
+  | 'scanClosesHoursAfter';
+
+/** The door's window (issue 35): ticketed events only; texts kept here, out of the shared bundle. */
+export const SCAN_WINDOW_TEXT = {
+  scanOpensHoursBefore: 'Scanning opens (hours before)',
+  scanOpensHoursBeforeHelp: 'Tickets scan from this many hours before the event starts.',
+  scanClosesHoursAfter: 'Scanning closes (hours after)',
+  scanClosesHoursAfterHelp: 'Tickets scan until this many hours after the event ends.',
+} as const;
 
 /** Options shown for each group: 1 parent-teacher, 2 ticketed, 3 ceremony, 4 booking event. */
 export const OPTIONS_BY_GROUP: Record<number, OptionKey[]> = {
   [EVENT_GROUPS.parentTeacher]: ['slotMinutes', 'breakMinutes', 'travelMinutes', 'maxAppointmentsPerChild'],
   [EVENT_GROUPS.booking]: ['slotMinutes', 'breakMinutes', 'usersPerSlot'],
-  [EVENT_GROUPS.ticketed]: ['usersPerSlot', 'guestAllowance'],
-  [EVENT_GROUPS.ceremony]: ['usersPerSlot', 'guestAllowance', 'gownSizes'],
+  [EVENT_GROUPS.ticketed]: ['usersPerSlot', 'guestAllowance', 'scanOpensHoursBefore', 'scanClosesHoursAfter'],
+  [EVENT_GROUPS.ceremony]: [
+    'usersPerSlot',
+    'guestAllowance',
+    'gownSizes',
+    'scanOpensHoursBefore',
+    'scanClosesHoursAfter',
+  ],
 };
 
 export function optionsFor(group: number): OptionKey[] {
@@ -42,6 +58,8 @@ export type SettingsValues = {
   guestAllowance: string;
   gownSizes: string;
   maxAppointmentsPerChild: string;
+  scanOpensHoursBefore: string;
+  scanClosesHoursAfter: string;
 };
 
 const whole = (min: number, max: number, optional = false) =>
@@ -85,6 +103,8 @@ export const settingsSchema = z
     guestAllowance: whole(0, 20),
     gownSizes: z.string().max(600),
     maxAppointmentsPerChild: whole(1, 50, true),
+    scanOpensHoursBefore: whole(0, SCAN_WINDOW_HOURS_MAX),
+    scanClosesHoursAfter: whole(0, SCAN_WINDOW_HOURS_MAX),
   })
   .superRefine((values, ctx) => {
     bothOrNeither(values, ctx, 'opens');
@@ -113,6 +133,8 @@ export function settingsValues(event: EventDetail): SettingsValues {
     guestAllowance: String(o.guestAllowance),
     gownSizes: o.gownSizes.join(', '),
     maxAppointmentsPerChild: o.maxAppointmentsPerChild === null ? '' : String(o.maxAppointmentsPerChild),
+    scanOpensHoursBefore: String(event.scanOpensHoursBefore),
+    scanClosesHoursAfter: String(event.scanClosesHoursAfter),
   };
 }
 

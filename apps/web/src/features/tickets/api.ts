@@ -1,5 +1,6 @@
 import type { BookingPage } from '@parley/domain/booking';
 import type {
+  CheckInResponse,
   DoorState,
   EventTicketResponse,
   OfflineList,
@@ -106,8 +107,16 @@ export const syncScans = (body: SyncScansRequest) => {
   return api.post<SyncScansResponse>('tickets/sync-scans', body, signal ? { signal } : {});
 };
 
-/** Admins only; answers like scan-ticket. */
-export const undoScan = (ticketId: string) => api.post<ScanTicketResponse>('tickets/undo-scan', { ticketId });
+/** POST tickets/check-in: the door's manual check-in by ticket id (the search shows no codes: issue 35). */
+export const checkIn = (id: number, eventId: number, clientNonce: string) =>
+  api.post<CheckInResponse>(
+    'tickets/check-in',
+    { id, eventId, clientNonce, deviceId: scannerDeviceId() },
+    doorOptions(),
+  );
+
+/** Admins only, by the ticket id the door's lists show; answers like scan-ticket. */
+export const undoScan = (id: number) => api.post<ScanTicketResponse>('tickets/undo-scan', { id });
 
 /** The scanner's and the door's calls, as the scan rules (scan-logic.ts) take them. */
 export const scanCalls = (scannedBy: number | undefined): ScanCalls => ({
@@ -125,7 +134,7 @@ export const doorQuery = (eventId: number) =>
     refetchOnWindowFocus: 'always',
   });
 
-/** Tickets whose name or email matches, for a manual check-in. */
+/** Tickets whose name matches, for a manual check-in. */
 export const doorSearchQuery = (eventId: number, q: string) =>
   queryOptions({
     queryKey: ['tickets', 'door', eventId, 'search', q],

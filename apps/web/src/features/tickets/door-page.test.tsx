@@ -14,7 +14,7 @@ import {
   stubFetch,
 } from '../../test-support/screen-fixtures';
 import { eventDetail, graduation } from '../events/event-fixtures';
-import { ticket } from './test-fixtures';
+import { doorTicket } from './test-fixtures';
 import { resetOfflineDoors } from './use-offline-door';
 
 // The door page /events/door/{id} (issue 10) and its way in from the event page, through the real router,
@@ -23,16 +23,14 @@ import { resetOfflineDoors } from './use-offline-door';
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
 
-const admitted = ticket({
-  ticketId: 'AdmittedTicketCode0001',
+const admitted = doorTicket({
+  id: 502,
   userName: 'Tom Reed',
-  userEmail: 'tom@hill.test',
   scanned: true,
   scannedDate: '2026-07-03T18:05:00.000Z',
-  scannedBy: 7,
   scannedByName: 'Ada Lovelace',
 });
-const waiting = ticket({ ticketId: 'WaitingTicketCode00001', userName: 'Jane Smith' });
+const waiting = doorTicket({ id: 501, userName: 'Jane Smith' });
 
 function door(over: Partial<DoorState> = {}): DoorState {
   return {
@@ -224,24 +222,24 @@ describe('door page: manual check-in', () => {
   async function search(text: string) {
     renderAt('/events/door/9');
     await screen.findByRole('heading', { name: 'Door: Summer concert' });
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: text } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name' }), { target: { value: text } });
     return screen.findByRole('list', { name: 'Matching tickets' });
   }
 
-  it('searches by name or email from 2 characters', async () => {
+  it('searches by name from 2 characters', async () => {
     renderAt('/events/door/9');
     await screen.findByRole('heading', { name: 'Door: Summer concert' });
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: 'j' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name' }), { target: { value: 'j' } });
     expect(await screen.findByText('Type at least 2 characters.')).toBeTruthy();
     routes['/api/tickets/door'] = (url) =>
       json(200, url.searchParams.get('q') ? door({ matches: [] }) : door());
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Name or email' }), { target: { value: ' ja ' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name' }), { target: { value: ' ja ' } });
     expect(await screen.findByText('No ticket matches.')).toBeTruthy();
     expect(doorCalls().some((request) => request.path === '/api/tickets/door?eventId=9&q=ja')).toBe(true);
   });
 
-  it('"Admit" goes through scan-ticket and shows the scan result texts', async () => {
-    routes['/api/tickets/scan-ticket'] = () =>
+  it('"Admit" checks the ticket in by its id (tickets/check-in) and shows the scan result texts', async () => {
+    routes['/api/tickets/check-in'] = () =>
       json(200, {
         data: {
           success: true,
@@ -260,13 +258,15 @@ describe('door page: manual check-in', () => {
     fireEvent.click(within(row).getByRole('button', { name: 'Admit' }));
     expect(await screen.findByText('Ticket Scanned Successfully!')).toBeTruthy();
     expect(await screen.findByText('Ticket scanned successfully for Jane Smith')).toBeTruthy();
-    const [body] = posted('/api/tickets/scan-ticket');
-    expect(body).toMatchObject({ ticketId: 'WaitingTicketCode00001', eventId: 9, scannedBy: 7 });
+    const [body] = posted('/api/tickets/check-in');
+    expect(body).toMatchObject({ id: 501, eventId: 9 });
+    expect(body).not.toHaveProperty('ticketId');
     expect(String(body?.clientNonce)).toMatch(/^[0-9a-f]{32}$/);
+    expect(posted('/api/tickets/scan-ticket')).toEqual([]);
   });
 
   it('"Admit" for a ticket someone else just scanned → "Already Scanned"', async () => {
-    routes['/api/tickets/scan-ticket'] = () =>
+    routes['/api/tickets/check-in'] = () =>
       json(200, { data: { success: false, message: 'Already scanned by Ben.', alreadyScanned: true } });
     const list = await search('Jane');
     fireEvent.click(
@@ -295,7 +295,7 @@ describe('door page: manual check-in', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Undo the scan of Tom Reed?' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Undo' }));
     expect(await screen.findByText('The scan was undone: the ticket can be scanned again.')).toBeTruthy();
-    expect(posted('/api/tickets/undo-scan')).toEqual([{ ticketId: 'AdmittedTicketCode0001' }]);
+    expect(posted('/api/tickets/undo-scan')).toEqual([{ id: 502 }]);
   });
 
   it('a scanner who is not an admin gets no Undo', async () => {
@@ -325,5 +325,26 @@ describe('event page: the way to the door', () => {
     renderAt('/events/view/5');
     await screen.findByRole('heading', { name: eventDetail().name });
     expect(screen.queryByRole('link', { name: 'Open the door page' })).toBeNull();
+  });
+});
+
+describe('door page: outside the window', () => {
+  it('a manual check-in refused for the window shows when scanning opens', async () => {
+    const opens = 'Scanning for this event opens Thu 2 Jul 2026, 18:00.';
+    routes['/api/tickets/door'] = (url) =>
+      json(200, url.searchParams.get('q') ? door({ matches: [waiting] }) : door());
+    routes['/api/tickets/check-in'] = () =>
+      json(200, { data: { success: false, message: opens, alreadyScanned: false } });
+    renderAt('/events/door/9');
+    await screen.findByRole('heading', { name: 'Door: Summer concert' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Name' }), { target: { value: 'Jane' } });
+    const list = await screen.findByRole('list', { name: 'Matching tickets' });
+    fireEvent.click(
+      within(within(list).getByRole('listitem', { name: 'Jane Smith' })).getByRole('button', {
+        name: 'Admit',
+      }),
+    );
+    expect(await screen.findByText('Scan Failed')).toBeTruthy();
+    expect(screen.getByText(new RegExp(opens.replace(/[.,]/g, '.')))).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import type { Ticket } from '@parley/domain/tickets';
+import type { DoorTicket, Ticket } from '@parley/domain/tickets';
 
 // Tickets as the server sends them, for the tickets tests.
 
@@ -30,3 +30,17 @@ export const guest = (index: number, over: Partial<Ticket> = {}): Ticket =>
     guestIndex: index,
     ...over,
   });
+
+/** A ticket as the door's lists show it: an id, never a code or an email (issue 35). */
+export function doorTicket(over: Partial<DoorTicket> = {}): DoorTicket {
+  return {
+    id: 501,
+    eventId: 9,
+    userName: 'Jane Smith',
+    guestIndex: 0,
+    scanned: false,
+    scannedDate: null,
+    scannedByName: null,
+    ...over,
+  };
+}

@@ -38,7 +38,7 @@ export const TICKETS_UI = {
   duplicateLine: (when: string, by: string | null, first: string | null) =>
     [`Again ${when}${by ? ` by ${by}` : ''}`, first ? `first ${first}` : null].filter(Boolean).join(' · '),
   checkIn: 'Manual check-in',
-  search: 'Name or email',
+  search: 'Name',
   searchHint: (min: number) => `Type at least ${min} characters.`,
   noMatches: 'No ticket matches.',
   matches: 'Matching tickets',

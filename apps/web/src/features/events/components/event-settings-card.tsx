@@ -14,6 +14,7 @@ import { afterEventChange, updateEvent } from '../api';
 import {
   type OptionKey,
   optionsFor,
+  SCAN_WINDOW_TEXT,
   type SettingsValues,
   settingsBody,
   settingsSchema,
@@ -29,12 +30,16 @@ const OPTION_LABELS: Record<OptionKey, (group: number) => string> = {
   guestAllowance: () => EVENTS_TEXT.guestAllowance,
   gownSizes: () => EVENTS_TEXT.gownSizes,
   maxAppointmentsPerChild: () => EVENTS_TEXT.maxAppointments,
+  scanOpensHoursBefore: () => SCAN_WINDOW_TEXT.scanOpensHoursBefore,
+  scanClosesHoursAfter: () => SCAN_WINDOW_TEXT.scanClosesHoursAfter,
 };
 
 const OPTION_HELP: Partial<Record<OptionKey, string>> = {
   travelMinutes: EVENTS_TEXT.travelMinutesHelp,
   gownSizes: EVENTS_TEXT.gownSizesHelp,
   maxAppointmentsPerChild: EVENTS_TEXT.maxAppointmentsHelp,
+  scanOpensHoursBefore: SCAN_WINDOW_TEXT.scanOpensHoursBeforeHelp,
+  scanClosesHoursAfter: SCAN_WINDOW_TEXT.scanClosesHoursAfterHelp,
 };
 
 /** The booking window's two ends, each a date and a time on the 24-hour clock (decision 020). */

@@ -15,9 +15,9 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { routeTo } from '@parley/domain/routes';
-import { type DoorState, TICKET_TEXT, type Ticket } from '@parley/domain/tickets';
+import { type DoorState, type DoorTicket, TICKET_TEXT } from '@parley/domain/tickets';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeading } from '../../../components/page-heading';
@@ -28,9 +28,9 @@ import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { serverMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
-import { afterDoorChange, doorQuery, doorSearchQuery, randomNonce, scanCalls, undoScan } from '../api';
+import { afterDoorChange, checkIn, doorQuery, doorSearchQuery, randomNonce, undoScan } from '../api';
 import { DOOR_SEARCH_MIN, doorSearchTerm } from '../door-logic';
-import { admit, type ScanPanel, scannedSnackbar } from '../scan-logic';
+import { checkInById, type ScanPanel, scannedSnackbar } from '../scan-logic';
 import { localDateTime } from '../ticket-logic';
 import { TICKETS_UI } from '../tickets-text';
 import { useOfflineDoor } from '../use-offline-door';
@@ -92,7 +92,7 @@ function Duplicates({ items }: { items: DoorState['duplicates'] }) {
       </Typography>
       <List aria-label={TICKETS_UI.duplicates} dense>
         {items.map((item) => (
-          <ListItem key={`${item.ticket.ticketId}-${item.receivedAt}`} divider>
+          <ListItem key={`${item.ticket.id}-${item.receivedAt}`} divider>
             <ListItemText
               primary={item.ticket.userName}
               secondary={TICKETS_UI.duplicateLine(
@@ -109,12 +109,15 @@ function Duplicates({ items }: { items: DoorState['duplicates'] }) {
 }
 
 type TicketRowProps = {
-  ticket: Ticket;
+  ticket: DoorTicket;
   canUndo: boolean;
   busy: boolean;
-  onAdmit?: (ticket: Ticket) => void;
-  onUndo: (ticket: Ticket) => void;
+  onAdmit?: (ticket: DoorTicket) => void;
+  onUndo: (ticket: DoorTicket) => void;
 };
+
+/** The door's result panel: a manual check-in names its ticket by id. */
+type DoorPanel = ScanPanel<DoorTicket, number>;
 
 function TicketRow({ ticket, canUndo, busy, onAdmit, onUndo }: TicketRowProps) {
   const when = ticket.scanned && ticket.scannedDate ? localDateTime(ticket.scannedDate) : null;
@@ -150,9 +153,6 @@ function TicketRow({ ticket, canUndo, busy, onAdmit, onUndo }: TicketRowProps) {
             <Chip size="small" color="warning" variant="outlined" label={TICKETS_UI.notAdmitted} />
           )}
         </Stack>
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {ticket.userEmail}
-        </Typography>
         {when ? (
           <Typography variant="body2" color="text.secondary">
             {`${when}${by}`}
@@ -170,7 +170,7 @@ function ResultAlert({
   onRetry,
   onClose,
 }: {
-  panel: ScanPanel;
+  panel: DoorPanel;
   busy: boolean;
   onRetry: () => void;
   onClose: () => void;
@@ -203,7 +203,6 @@ export function DoorPage() {
   const showSnackbar = useSnackbar();
   const { user } = useSession();
   const isAdmin = Boolean(user?.isAdmin);
-  const calls = useMemo(() => scanCalls(user?.id), [user?.id]);
   const searchId = useId();
 
   const door = useQuery({ ...doorQuery(eventId), enabled: valid });
@@ -213,17 +212,17 @@ export function DoorPage() {
   const [term, setTerm] = useState<string | null>(null);
   const search = useQuery({ ...doorSearchQuery(eventId, term ?? ''), enabled: valid && term !== null });
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<ScanPanel | null>(null);
-  const [undoing, setUndoing] = useState<Ticket | null>(null);
+  const [result, setResult] = useState<DoorPanel | null>(null);
+  const [undoing, setUndoing] = useState<DoorTicket | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setTerm(doorSearchTerm(input)), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [input]);
 
-  const send = async (ticketId: string, clientNonce: string, ticket: Ticket | null) => {
+  const send = async (id: number, clientNonce: string, ticket: DoorTicket | null) => {
     setBusy(true);
-    const outcome = await admit(calls, ticketId, eventId, clientNonce, ticket);
+    const outcome = await checkInById(checkIn, id, eventId, clientNonce, ticket);
     setResult(outcome.panel);
     const text = scannedSnackbar(outcome.scanned);
     if (text) showSnackbar(text, 'success');
@@ -236,7 +235,7 @@ export function DoorPage() {
     if (!ticket) return;
     setBusy(true);
     try {
-      const answer = await undoScan(ticket.ticketId);
+      const answer = await undoScan(ticket.id);
       showSnackbar(answer.data.message || TICKET_TEXT.scanUndone, 'success');
       setResult(null);
     } catch (error) {
@@ -269,7 +268,7 @@ export function DoorPage() {
     onUndo: setUndoing,
   };
 
-  const checkIn = (
+  const checkInCard = (
     <SectionCard title={TICKETS_UI.checkIn}>
       <TextField
         id={searchId}
@@ -312,10 +311,10 @@ export function DoorPage() {
           <List aria-label={TICKETS_UI.matches} dense={isMobile}>
             {search.data.matches.map((ticket) => (
               <TicketRow
-                key={ticket.ticketId}
+                key={ticket.id}
                 ticket={ticket}
                 {...rowProps}
-                onAdmit={(picked) => void send(picked.ticketId, randomNonce(), picked)}
+                onAdmit={(picked) => void send(picked.id, randomNonce(), picked)}
               />
             ))}
           </List>
@@ -336,7 +335,7 @@ export function DoorPage() {
       ) : (
         <List aria-label={TICKETS_UI.recent} dense>
           {state.recent.map((ticket) => (
-            <TicketRow key={ticket.ticketId} ticket={ticket} {...rowProps} />
+            <TicketRow key={ticket.id} ticket={ticket} {...rowProps} />
           ))}
         </List>
       )}
@@ -382,7 +381,7 @@ export function DoorPage() {
             variant="contained"
             onScanned={() => void afterDoorChange(eventId)}
           />
-          {checkIn}
+          {checkInCard}
         </Stack>
         <Stack spacing={2}>
           {state.duplicates.length > 0 ? <Duplicates items={state.duplicates} /> : null}
