@@ -49,6 +49,7 @@ import { registerNativeAppCors } from './plugins/native-app-cors';
 import { RequestLog } from './plugins/request-log';
 import { registerSecurityHeaders, swaggerUiCsp } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
+import { type PushGuard, pushGuard } from './push/push-guard';
 import { vapidKeysOnce } from './push/vapid';
 
 export type BuildOptions = {
@@ -65,6 +66,12 @@ export type BuildOptions = {
   metrics?: Metrics;
   /** Where unhandled errors go besides the log (lib/error-report.ts); otherwise from the configuration. */
   reportError?: ErrorReporter;
+  /**
+   * The test seam of push (issue 35): which endpoints a subscription may name. Only code passes one (the
+   * tests that deliver to their own listener on 127.0.0.1); the server's is always
+   * pushGuard(config.pushServiceHosts), and no setting changes that.
+   */
+  pushGuard?: PushGuard;
 };
 
 /** The whole HTTP app, without listen(): main.ts listens, tests call inject(). */
@@ -183,7 +190,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       subjectRoutes(api, ctx);
       schoolRoutes(api, ctx);
       profileRoutes(api, ctx);
-      pushRoutes(api, ctx, vapidKeysOnce(db, config));
+      pushRoutes(
+        api,
+        ctx,
+        vapidKeysOnce(db, config),
+        options.pushGuard ?? pushGuard(config.pushServiceHosts),
+      );
       siteRoutes(api, ctx);
       eventRoutes(api, ctx);
       bookingRoutes(api, ctx);

@@ -84,6 +84,7 @@ describe('parseConfig', () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
       STRIPE_API_URL: 'http://127.0.0.1:12111',
       BILLING_CATALOG_FILE: '/etc/parley/catalog.json',
+      PUSH_SERVICE_HOSTS: 'push.example.org, *.Push.Example.NET',
     });
     expect(config).toEqual({
       env: 'production',
@@ -109,6 +110,10 @@ describe('parseConfig', () => {
       dataEncryptionKey: Buffer.alloc(32, 0xab),
       vapidKeys: undefined,
       vapidSubject: 'mailto:school@example.org',
+      pushServiceHosts: [
+        { suffix: false, host: 'push.example.org' },
+        { suffix: true, host: 'push.example.net' },
+      ],
       nativeAppOrigins: ['capacitor://localhost', 'https://app.example.org'],
       errorReports: {
         dsn: 'https://public-key@errors.example.org/7',
@@ -142,6 +147,30 @@ describe('parseConfig', () => {
       /^Invalid configuration: VAPID_PUBLIC_KEY must be/,
     );
     expect(() => parseConfig({ VAPID_SUBJECT: 'http://x.org' })).toThrow(/VAPID_SUBJECT must be/);
+  });
+
+  it('allows the browsers’ push services by default, and names a bad PUSH_SERVICE_HOSTS', () => {
+    expect(parseConfig({}).pushServiceHosts).toEqual([
+      { suffix: false, host: 'fcm.googleapis.com' },
+      { suffix: true, host: 'push.services.mozilla.com' },
+      { suffix: true, host: 'notify.windows.com' },
+      { suffix: false, host: 'web.push.apple.com' },
+      { suffix: true, host: 'push.apple.com' },
+    ]);
+    expect(parseConfig({ PUSH_SERVICE_HOSTS: '' }).pushServiceHosts).toHaveLength(5);
+    for (const bad of [
+      '127.0.0.1',
+      'localhost',
+      '*.com',
+      'https://fcm.googleapis.com',
+      'a b.org',
+      '*',
+      ' , ',
+    ]) {
+      expect(failure({ PUSH_SERVICE_HOSTS: bad }).message, bad).toMatch(
+        /^Invalid configuration: PUSH_SERVICE_HOSTS must be host names or \*\.domain/,
+      );
+    }
   });
 
   it('treats an empty variable as not set', () => {

@@ -4,6 +4,7 @@ import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/database';
 import { parseSentryDsn, type SentryTarget } from './lib/error-report';
+import { DEFAULT_PUSH_SERVICE_HOSTS, type HostPattern, parseHostPatterns } from './push/push-guard';
 
 // The only reader of process.env. A bad value stops the start with one line naming the variable.
 const urlOf = (protocols: string[]) =>
@@ -90,6 +91,15 @@ const schema = z.object({
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
     .optional(),
+  // The push services a subscription's endpoint may name (issue 35): hosts, or `*.` and a domain for its
+  // subdomains; the server sends pushes to nothing else.
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default(DEFAULT_PUSH_SERVICE_HOSTS)
+    .refine((value) => parseHostPatterns(value) !== undefined, {
+      message:
+        'must be host names or *.domain, separated by commas, like fcm.googleapis.com,*.push.apple.com',
+    }),
   // Billing (decision 021): card payments through Stripe when both keys are set, else invoice only.
   STRIPE_SECRET_KEY: z
     .string()
@@ -179,6 +189,8 @@ export type Config = {
   vapidKeys: { publicKey: string; privateKey: string } | undefined;
   /** Who the push services may contact about this sender (VAPID `sub`). */
   vapidSubject: string;
+  /** The hosts push endpoints may name (push/push-guard.ts); pushes go nowhere else. */
+  pushServiceHosts: HostPattern[];
   /** Stripe (card payments and the customer portal); undefined: invoice-only mode. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   /** The billing catalogue's file; undefined: the catalogue shipped with Parley. */
@@ -244,6 +256,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     vapidSubject:
       c.VAPID_SUBJECT ?? `mailto:${c.MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? 'push@parley.invalid'}`,
+    pushServiceHosts: parseHostPatterns(c.PUSH_SERVICE_HOSTS) ?? [],
     stripe:
       c.STRIPE_SECRET_KEY && c.STRIPE_WEBHOOK_SECRET
         ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiUrl: c.STRIPE_API_URL }

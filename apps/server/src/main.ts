@@ -7,6 +7,7 @@ import { Metrics } from './lib/metrics';
 import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
 import { sweepLeftovers } from './modules/load-test/load-test.service';
+import { pushGuard } from './push/push-guard';
 import { startPushWorker } from './push/push-worker';
 import { vapidKeysOnce } from './push/vapid';
 
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
   pushWorker = startPushWorker({
     db,
     keys: vapidKeysOnce(db, config),
+    guard: pushGuard(config.pushServiceHosts),
     intervalMs: 1000,
     onError: (error) => {
       app.log.warn({ err: error }, 'push worker pass failed; retrying');

@@ -5,6 +5,7 @@ import type { Db } from '../src/db/database';
 import { Background } from '../src/lib/background';
 import type { BotCheck } from '../src/lib/bot-check';
 import { MemoryStore, type RateLimitStore } from '../src/lib/rate-limiter';
+import type { PushGuard } from '../src/push/push-guard';
 import { createTestDb } from './test-db';
 
 export const TEST_APP_URL = 'http://parley.test';
@@ -43,7 +44,13 @@ export async function settleBackgroundWork(): Promise<void> {
 
 /** The real app on a fresh database, with an in-memory rate limit store and no logging. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; botCheck?: BotCheck; rateLimitStore?: RateLimitStore } = {},
+  options: {
+    env?: Record<string, string>;
+    botCheck?: BotCheck;
+    rateLimitStore?: RateLimitStore;
+    /** The push test seam (buildApp's pushGuard): otherwise the server's own, from the configuration. */
+    pushGuard?: PushGuard;
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = parseConfig({
@@ -62,6 +69,7 @@ export async function createTestApp(
     rateLimitStore: options.rateLimitStore ?? new MemoryStore(),
     background,
     ...(options.botCheck && { botCheck: options.botCheck }),
+    ...(options.pushGuard && { pushGuard: options.pushGuard }),
   });
   liveBackgrounds.add(background);
   return {

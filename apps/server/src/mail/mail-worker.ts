@@ -23,8 +23,11 @@ export function retryDelaySeconds(attempts: number): number | null {
 export type OutboxChannel<Row extends Lease> = {
   table: OutboxTable;
   claim(limit: number, leaseSeconds: number): Promise<Row[]>;
-  /** Hands the row over; rejects to retry it with backoff. `signal` aborts before the lease ends. */
-  send(row: Row, signal: AbortSignal): Promise<void>;
+  /**
+   * Hands the row over; rejects to retry it with backoff. `signal` aborts before the lease ends. 'gone':
+   * the row went with what it was for (a push whose subscription was dropped), neither sent nor failed.
+   */
+  send(row: Row, signal: AbortSignal): Promise<unknown>;
 };
 
 /**
@@ -60,7 +63,7 @@ export async function drainOutbox<Row extends Lease>(
       }
       const lease: Lease = { id: row.id, attempts: row.attempts };
       try {
-        await channel.send(row, AbortSignal.timeout(Math.floor(left)));
+        if ((await channel.send(row, AbortSignal.timeout(Math.floor(left)))) === 'gone') continue;
         await markSent(db, row.id, channel.table);
         sent += 1;
       } catch (error) {

@@ -2,17 +2,31 @@ import webPush from 'web-push';
 import type { Db } from '../db/database';
 import { drainOutbox, startPolling } from '../mail/mail-worker';
 import { claimDuePush, claimDueReminders, deleteSubscription, markDelivered } from './push.repository';
+import type { PushGuard } from './push-guard';
 import { pushDayBeforeReminders } from './push-messages';
+import { postToPushService } from './push-transport';
 import type { VapidKeys } from './vapid';
 
 type DuePush = Awaited<ReturnType<typeof claimDuePush>>[number];
 
 /**
  * Hands one push to its push service. web-push encrypts it (RFC 8291, aes128gcm) and signs the VAPID
- * header; the request itself goes through fetch so it is cut off by the lease's signal like a mail.
- * A push service that no longer knows the subscription (404, 410) ends it: the row and its queue go.
+ * header; the request itself goes through the guard (push-transport.ts), cut off by the lease's signal
+ * like a mail. A subscription the guard no longer allows (stored before the rule, or PUSH_SERVICE_HOSTS
+ * narrowed since) is dropped unsent; one the push service no longer knows (404, 410) ends too: the row
+ * and its queue go. A redirect is not followed: it fails like any other answer.
  */
-async function deliver(db: Db, keys: VapidKeys, push: DuePush, signal: AbortSignal): Promise<void> {
+async function deliver(
+  db: Db,
+  keys: VapidKeys,
+  guard: PushGuard,
+  push: DuePush,
+  signal: AbortSignal,
+): Promise<'sent' | 'gone'> {
+  if (guard.endpointProblem(push.endpoint) !== undefined) {
+    await deleteSubscription(db, push.subscription_id);
+    return 'gone';
+  }
   const request = webPush.generateRequestDetails(
     { endpoint: push.endpoint, keys: { p256dh: push.p256dh, auth: push.auth } },
     JSON.stringify(push.payload),
@@ -23,29 +37,43 @@ async function deliver(db: Db, keys: VapidKeys, push: DuePush, signal: AbortSign
       contentEncoding: 'aes128gcm',
     },
   );
-  const response = await fetch(request.endpoint, {
-    method: request.method,
-    headers: request.headers as Record<string, string>,
-    body: request.body ? new Uint8Array(request.body) : null,
+  const status = await postToPushService(
+    guard,
+    {
+      endpoint: request.endpoint,
+      method: request.method,
+      headers: request.headers as Record<string, string | number>,
+      body: request.body ?? null,
+    },
     signal,
-  });
-  await response.body?.cancel();
-  if (response.status === 404 || response.status === 410) {
+  );
+  if (status === 404 || status === 410) {
     await deleteSubscription(db, push.subscription_id);
-    return;
+    return 'gone';
   }
-  if (!response.ok) throw new Error(`push service answered ${response.status}`);
+  if (status >= 300 && status < 400)
+    throw new Error(`push service answered ${status}: a redirect, not followed`);
+  if (status < 200 || status >= 300) throw new Error(`push service answered ${status}`);
   await markDelivered(db, push.subscription_id);
+  return 'sent';
 }
 
-/** Sends the due pushes under the mail outbox's lease rules (decision 004); returns how many left. */
-export function sendDuePush(db: Db, keys: () => Promise<VapidKeys>, leaseSeconds?: number): Promise<number> {
+/**
+ * Sends the due pushes under the mail outbox's lease rules (decision 004); returns how many were sent.
+ * `guard` says where they may go: pushGuard(config.pushServiceHosts) in the server.
+ */
+export function sendDuePush(
+  db: Db,
+  keys: () => Promise<VapidKeys>,
+  guard: PushGuard,
+  leaseSeconds?: number,
+): Promise<number> {
   return drainOutbox(
     db,
     {
       table: 'push_outbox',
       claim: (limit, lease) => claimDuePush(db, limit, lease),
-      send: async (push, signal) => deliver(db, await keys(), push, signal),
+      send: async (push, signal) => deliver(db, await keys(), guard, push, signal),
     },
     leaseSeconds,
   );
@@ -79,6 +107,7 @@ export async function queueDueReminders(db: Db, now = new Date()): Promise<numbe
 export function startPushWorker(input: {
   db: Db;
   keys: () => Promise<VapidKeys>;
+  guard: PushGuard;
   intervalMs: number;
   onError: (error: unknown) => void;
   leaseSeconds?: number;
@@ -90,7 +119,7 @@ export function startPushWorker(input: {
         await queueDueReminders(input.db);
         lastSweep = Date.now();
       }
-      return sendDuePush(input.db, input.keys, input.leaseSeconds);
+      return sendDuePush(input.db, input.keys, input.guard, input.leaseSeconds);
     },
     input.intervalMs,
     input.onError,

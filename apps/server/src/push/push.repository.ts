@@ -29,32 +29,63 @@ export type NewSubscription = {
   userAgent: string | null;
 };
 
+/** The subscriptions one user may have (issue 35): a sixth replaces the oldest. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 5;
+
 /**
- * One row per endpoint: a browser subscribing again (new keys), or signed in as someone else now, moves
- * the endpoint to the caller. Runs in the system scope: the endpoint may be another school's row.
+ * One row per endpoint, bound to one user, at most MAX_SUBSCRIPTIONS_PER_USER per user, in the caller's
+ * transaction (it opens one when given none). The caller's own endpoint is renewed (new keys). Another
+ * user's moves to the caller only when the keys are that row's too: the same browser, signed in as someone
+ * else now (a shared computer), proven by its secret auth key; its queued pushes, written for the other
+ * user, go with the old row. Any other user's endpoint is left alone: 'taken'. Runs in the system scope:
+ * the endpoint may be another school's row.
+ *
+ * The user's row is locked first, so two subscribes of one user run one after the other and the second's
+ * statement counts the first's row; the insert and the trim of the oldest are then one statement.
  */
-export async function upsertSubscription(db: Db, s: NewSubscription): Promise<void> {
+export async function upsertSubscription(db: Db, s: NewSubscription): Promise<'saved' | 'taken'> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => upsertSubscription(trx, s));
   await db
-    .insertInto('push_subscriptions')
-    .values({
-      school_id: s.schoolId,
-      user_id: s.userId,
-      endpoint: s.endpoint,
-      p256dh: s.p256dh,
-      auth: s.auth,
-      user_agent: s.userAgent,
-    })
-    .onConflict((oc) =>
-      oc.column('endpoint').doUpdateSet({
-        school_id: s.schoolId,
-        user_id: s.userId,
-        p256dh: s.p256dh,
-        auth: s.auth,
-        user_agent: s.userAgent,
-        last_success_at: null,
-      }),
-    )
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', s.userId)
+    .where('school_id', '=', s.schoolId)
+    .forNoKeyUpdate()
     .execute();
+  await db
+    .deleteFrom('push_subscriptions')
+    .where('endpoint', '=', s.endpoint)
+    .where('p256dh', '=', s.p256dh)
+    .where('auth', '=', s.auth)
+    .where((eb) => eb.or([eb('user_id', '<>', s.userId), eb('school_id', '<>', s.schoolId)]))
+    .execute();
+  // The DELETE sees the rows as they were before the INSERT (one snapshot): the caller's others, less the
+  // renewed one, of which the newest MAX - 1 stay beside it. created_at is when the browser last
+  // subscribed (a renewal counts as new), and orders the trim.
+  const { rows } = await sql<{ id: number }>`
+    WITH saved AS (
+      INSERT INTO push_subscriptions AS s (school_id, user_id, endpoint, p256dh, auth, user_agent)
+      VALUES (${s.schoolId}, ${s.userId}, ${s.endpoint}, ${s.p256dh}, ${s.auth}, ${s.userAgent})
+      ON CONFLICT (endpoint) DO UPDATE SET
+        p256dh = excluded.p256dh,
+        auth = excluded.auth,
+        user_agent = excluded.user_agent,
+        last_success_at = NULL,
+        created_at = now()
+      WHERE s.user_id = excluded.user_id AND s.school_id = excluded.school_id
+      RETURNING id
+    ), oldest AS (
+      DELETE FROM push_subscriptions
+      WHERE EXISTS (SELECT FROM saved)
+        AND id IN (
+          SELECT id FROM push_subscriptions
+          WHERE user_id = ${s.userId} AND school_id = ${s.schoolId} AND id NOT IN (SELECT id FROM saved)
+          ORDER BY created_at DESC, id DESC
+          OFFSET ${MAX_SUBSCRIPTIONS_PER_USER - 1}
+        )
+    )
+    SELECT id FROM saved`.execute(db);
+  return rows.length > 0 ? 'saved' : 'taken';
 }
 
 /** The caller's own subscription only: another user's (or school's) endpoint is left alone. */

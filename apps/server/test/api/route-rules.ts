@@ -290,14 +290,14 @@ export const RULES: Record<string, Rule> = {
     expect: signedIn(),
     input: (_a, caller) => ({
       body: {
-        endpoint: `https://push.example.org/matrix-${caller}`,
+        endpoint: `https://fcm.googleapis.com/fcm/send/matrix-${caller}`,
         keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
       },
     }),
   },
   'POST /api/user/remove-push-subscription': {
     expect: signedIn(),
-    input: () => ({ body: { endpoint: 'https://push.example.org/matrix-parent' } }),
+    input: () => ({ body: { endpoint: 'https://fcm.googleapis.com/fcm/send/matrix-parent' } }),
   },
   'POST /api/users/register-token': {
     expect: signedIn(),

@@ -2,9 +2,21 @@ import { createECDH, createPublicKey, type ECDH, randomBytes, verify } from 'nod
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import type { PushGuard } from '../../src/push/push-guard';
 
 // The "browser" and its push service, on 127.0.0.1: a P-256 key pair and auth secret as a browser makes
 // them, and an HTTP endpoint that records what the app's worker sends, answering with a chosen status.
+
+/**
+ * The test seam of push (issue 35), passed in code to createTestApp and the worker by the tests that
+ * deliver to these listeners: plain HTTP to 127.0.0.1 and nothing else. The server's own guard
+ * (pushGuard(config.pushServiceHosts)) refuses all of it; no setting makes it this one.
+ */
+export const LOCAL_PUSH: PushGuard = {
+  endpointProblem: (endpoint) =>
+    /^http:\/\/127\.0\.0\.1:\d+\//.test(endpoint) ? undefined : 'not a test listener on 127.0.0.1',
+  addressProblem: (address) => (address === '127.0.0.1' ? undefined : `${address} is not 127.0.0.1`),
+};
 
 const ece = createRequire(import.meta.url)('http_ece') as {
   decrypt(buffer: Buffer, params: { version: string; privateKey: ECDH; authSecret: Buffer }): Buffer;
@@ -24,19 +36,21 @@ export type PushService = {
   received: Received[];
   /** The status the next requests get (201 as a push service accepts). */
   status: number;
+  /** Sent as Location with the status (a redirect), when set. */
+  location: string | undefined;
   browser(name: string): Browser;
   close(): Promise<void>;
 };
 
 export async function pushService(): Promise<PushService> {
   const received: Received[] = [];
-  const service = { status: 201 };
+  const service: { status: number; location: string | undefined } = { status: 201, location: undefined };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(service.status).end();
+      response.writeHead(service.status, service.location ? { location: service.location } : {}).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,6 +63,12 @@ export async function pushService(): Promise<PushService> {
     },
     set status(value: number) {
       service.status = value;
+    },
+    get location() {
+      return service.location;
+    },
+    set location(value: string | undefined) {
+      service.location = value;
     },
     browser(name: string): Browser {
       const ecdh = createECDH('prime256v1');

@@ -12,7 +12,7 @@ import {
 } from '../booking/booking-helpers';
 import { addPerson, expectStatus } from '../directory/directory-helpers';
 import { createTestApp, type TestApp } from '../test-app';
-import { type Browser, type PushService, pushService, verifyVapid } from './push-endpoint';
+import { type Browser, LOCAL_PUSH, type PushService, pushService, verifyVapid } from './push-endpoint';
 
 // Web Push end to end without the internet (issue 12): a "browser" (a generated P-256 key pair and auth
 // secret) subscribes through the API to a push endpoint this test serves on 127.0.0.1; a booking enqueues
@@ -51,7 +51,7 @@ describe('Web Push', () => {
   let parentBrowser: Browser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ pushGuard: LOCAL_PUSH });
     service = await pushService();
     a = await evening(t, { quick: true, schoolName: 'Alpha Academy' });
     b = await evening(t, { quick: true, schoolName: 'Beta Academy' });
@@ -105,8 +105,8 @@ describe('Web Push', () => {
     await bookOne(a);
     // Committed with the booking, not sent by the request.
     expect(service.received).toHaveLength(0);
-    expect(await sendDuePush(t.db, keys)).toBe(2);
-    expect(await sendDuePush(t.db, keys)).toBe(0);
+    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(2);
+    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(0);
     expect(service.received).toHaveLength(2);
 
     const publicKey = await pushKey(t);
@@ -153,7 +153,7 @@ describe('Web Push', () => {
     expect(settings.groupedSettings.push).toMatchObject({ bookings: false, reminders: true });
     service.received.length = 0;
     await bookOne(a, 1);
-    await sendDuePush(t.db, keys);
+    await sendDuePush(t.db, keys, LOCAL_PUSH);
     const parent = service.received.filter((request) => request.path === '/push/parent');
     expect(parent).toHaveLength(1);
     expect(parentBrowser.decrypt(parent[0]?.body ?? Buffer.alloc(0))).toMatchObject({
@@ -169,7 +169,7 @@ describe('Web Push', () => {
     service.status = 500;
     service.received.length = 0;
     await bookOne(a, 2);
-    expect(await sendDuePush(t.db, keys)).toBe(0);
+    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(0);
     const failed = await t.db
       .selectFrom('push_outbox')
       .select(['status', 'attempts', 'last_error', 'next_attempt_at'])
@@ -184,7 +184,7 @@ describe('Web Push', () => {
 
     service.status = 410;
     await t.db.updateTable('push_outbox').set({ next_attempt_at: new Date() }).execute();
-    await sendDuePush(t.db, keys);
+    await sendDuePush(t.db, keys, LOCAL_PUSH);
     const left = (await subscriptions(t)).map((s) => s.endpoint);
     expect(left).not.toContain(`${service.origin}/push/parent`);
     // The teacher's browser got nothing (not this booking's teacher) and stays subscribed.
@@ -228,14 +228,14 @@ describe('Web Push', () => {
     // A's booking no longer reaches that browser.
     service.received.length = 0;
     await bookOne(a, 3);
-    await sendDuePush(t.db, keys);
+    await sendDuePush(t.db, keys, LOCAL_PUSH);
     expect(service.received.filter((r) => r.path === '/push/shared')).toEqual([]);
   });
 });
 
 describe('Web Push: an event opening and the school’s messages', () => {
   it('enabling an event and a reminder reach its recipients, each as their settings say', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({ pushGuard: LOCAL_PUSH });
     const service = await pushService();
     try {
       const e = await evening(t, { quick: true });
@@ -254,7 +254,7 @@ describe('Web Push: an event opening and the school’s messages', () => {
       );
       expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 0 }), 200);
       expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 1 }), 200);
-      await sendDuePush(t.db, keys);
+      await sendDuePush(t.db, keys, LOCAL_PUSH);
       const opened = { action: 'event_open', title: 'Year 9 consultations', body: 'Booking is open.' };
       const decrypted = (browser: Browser, path: string) =>
         service.received.filter((r) => r.path === path).map((r) => browser.decrypt(r.body));
@@ -271,14 +271,14 @@ describe('Web Push: an event opening and the school’s messages', () => {
         }),
         200,
       );
-      await sendDuePush(t.db, keys);
+      await sendDuePush(t.db, keys, LOCAL_PUSH);
       expect(decrypted(parent, '/push/parent')).toMatchObject([{ action: 'reminder' }]);
       expect(decrypted(other, '/push/other')).toMatchObject([{ action: 'refresh_home' }]);
 
       // The parent, invited to teach too: told by push, without the link (a credential; it stays in the mail).
       service.received.length = 0;
       await addPerson(t, e.admin.token, 'teacher', { email: e.parent.email, sendInvite: true });
-      await sendDuePush(t.db, keys);
+      await sendDuePush(t.db, keys, LOCAL_PUSH);
       expect(decrypted(parent, '/push/parent')).toEqual([
         {
           action: 'invitation',
@@ -296,7 +296,7 @@ describe('Web Push: an event opening and the school’s messages', () => {
 
 describe('Web Push across a server restart', () => {
   it('a push committed before the server stopped is delivered once by the workers after it', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({ pushGuard: LOCAL_PUSH });
     const service = await pushService();
     try {
       const e = await evening(t, { quick: true });
@@ -310,7 +310,13 @@ describe('Web Push across a server restart', () => {
       const keys = vapidKeysOnce(t.db, t.config);
       const errors: unknown[] = [];
       const workers = [1, 2].map(() =>
-        startPushWorker({ db: t.db, keys, intervalMs: 20, onError: (error) => errors.push(error) }),
+        startPushWorker({
+          db: t.db,
+          keys,
+          guard: LOCAL_PUSH,
+          intervalMs: 20,
+          onError: (error) => errors.push(error),
+        }),
       );
       const deadline = Date.now() + 30_000;
       while (service.received.length === 0 && Date.now() < deadline) {

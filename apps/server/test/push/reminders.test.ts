@@ -5,7 +5,7 @@ import { vapidKeysOnce } from '../../src/push/vapid';
 import { booked, bookingPage, type Evening, evening, freeSlots } from '../booking/booking-helpers';
 import { expectStatus, type Member } from '../directory/directory-helpers';
 import { createTestApp, type TestApp } from '../test-app';
-import { type Browser, type PushService, pushService } from './push-endpoint';
+import { type Browser, LOCAL_PUSH, type PushService, pushService } from './push-endpoint';
 
 // The reminder the day before (issue 12): swept once a minute by the push worker, once per booking
 // whatever the number of sweepers, one push per person and event, as each person's settings say.
@@ -43,7 +43,7 @@ describe('Web Push: the reminder the day before', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ pushGuard: LOCAL_PUSH });
     service = await pushService();
     e = await evening(t, { quick: true });
     keys = vapidKeysOnce(t.db, t.config);
@@ -74,7 +74,7 @@ describe('Web Push: the reminder the day before', () => {
       [e.parent, e.children[0], 1],
       [e.otherParent, e.otherChild, 0],
     ]);
-    await sendDuePush(t.db, keys);
+    await sendDuePush(t.db, keys, LOCAL_PUSH);
     service.received.length = 0;
     const rows = await t.db
       .selectFrom('bookings')
@@ -90,7 +90,7 @@ describe('Web Push: the reminder the day before', () => {
     const now = new Date(startsAt.getTime() - 23 * HOUR);
     expect(await queueDueReminders(t.db, now)).toBe(3);
     expect(await queueDueReminders(t.db, now)).toBe(0);
-    expect(await sendDuePush(t.db, keys)).toBe(2);
+    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(2);
     const pushes = decrypted().sort((x, y) => x.path.localeCompare(y.path));
     expect(pushes).toEqual([
       {
@@ -149,11 +149,11 @@ describe('Web Push: the reminder the day before', () => {
       await e.http.post('users/update-settings', e.teachers[0]?.token ?? '', { push: { reminders: false } }),
       200,
     );
-    await sendDuePush(t.db, keys);
+    await sendDuePush(t.db, keys, LOCAL_PUSH);
     service.received.length = 0;
 
     expect(await queueDueReminders(t.db, new Date(startsAt.getTime() - 22 * HOUR))).toBe(1);
-    expect(await sendDuePush(t.db, keys)).toBe(1);
+    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(1);
     expect(decrypted()).toEqual([
       {
         path: '/push/parent',

@@ -795,7 +795,8 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       readSetting: { noSchool: 'the installation’s settings (the push keys)' },
       insertSettingIfAbsent: { noSchool: 'the installation’s settings (the push keys)' },
       upsertSubscription: {
-        // By design an endpoint moves to whoever subscribes it last (a shared device), from any school.
+        // By design an endpoint moves to whoever subscribes it last with its browser's keys (a shared
+        // device), from any school.
         write: ({ db, s, o }) =>
           push.upsertSubscription(db, {
             schoolId: s.schoolId,

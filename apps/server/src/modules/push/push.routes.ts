@@ -3,11 +3,17 @@ import { pushKeyResponse, pushSubscriptionRequest, removePushSubscriptionRequest
 import type { AppContext } from '../../context';
 import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, sessionOf } from '../../plugins/auth';
+import type { PushGuard } from '../../push/push-guard';
 import type { VapidKeys } from '../../push/vapid';
 import * as push from './push.service';
 
 // Web Push (issue 12): the VAPID key, and a browser's subscription for the signed-in user.
-export function pushRoutes(api: Api, ctx: AppContext, keys: () => Promise<VapidKeys>): void {
+export function pushRoutes(
+  api: Api,
+  ctx: AppContext,
+  keys: () => Promise<VapidKeys>,
+  guard: PushGuard,
+): void {
   const tags = ['push'];
   const signedIn = { onRequest: requireSession(ctx.db) };
   const security = [{ bearer: [] }];
@@ -27,7 +33,7 @@ export function pushRoutes(api: Api, ctx: AppContext, keys: () => Promise<VapidK
         response: { 200: messageResponse, ...errorResponses },
       },
     },
-    (request) => push.subscribe(ctx, sessionOf(request), request.body, request.headers['user-agent']),
+    (request) => push.subscribe(ctx, guard, sessionOf(request), request.body, request.headers['user-agent']),
   );
 
   api.post(

@@ -3,8 +3,9 @@ import type { PushSubscriptionRequest } from '@parley/domain/push';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { asSystem } from '../../db/scope';
-import { unprocessable } from '../../lib/http-error';
+import { conflict, unprocessable } from '../../lib/http-error';
 import { deleteOwnSubscription, upsertSubscription } from '../../push/push.repository';
+import type { PushGuard } from '../../push/push-guard';
 import type { VapidKeys } from '../../push/vapid';
 
 type Session = { userId: number; schoolId: number };
@@ -14,25 +15,26 @@ export async function pushKey(keys: () => Promise<VapidKeys>) {
   return { publicKey: (await keys()).publicKey };
 }
 
-/** Push services speak HTTPS; plain HTTP only outside production (a test's local push endpoint). */
-function assertEndpoint(ctx: AppContext, endpoint: string) {
-  const secure = endpoint.startsWith('https://');
-  if (!secure && (ctx.config.env === 'production' || !endpoint.startsWith('http://'))) {
-    throw unprocessable('Must be an https:// push endpoint', {
-      endpoint: ['Must be an https:// push endpoint'],
-    });
-  }
-}
+/** Refused without a word of whose the endpoint is. */
+const TAKEN =
+  'This push endpoint belongs to another account. Turn push notifications off and on again in this browser.';
 
+/**
+ * Registers this browser's subscription for the caller: an endpoint of a push service the guard allows
+ * (PUSH_SERVICE_HOSTS, https), not another user's (unless with its keys: the same browser), at most five
+ * per user (the oldest goes).
+ */
 export async function subscribe(
   ctx: AppContext,
+  guard: PushGuard,
   session: Session,
   body: PushSubscriptionRequest,
   userAgent: string | undefined,
 ): Promise<Message> {
-  assertEndpoint(ctx, body.endpoint);
+  const problem = guard.endpointProblem(body.endpoint);
+  if (problem) throw unprocessable(problem, { endpoint: [problem] });
   // The endpoint may be held by someone in another school (a shared device): the move is across the wall.
-  await asSystem(() =>
+  const outcome = await asSystem(() =>
     upsertSubscription(ctx.db, {
       schoolId: session.schoolId,
       userId: session.userId,
@@ -42,6 +44,7 @@ export async function subscribe(
       userAgent: userAgent?.slice(0, 500) ?? null,
     }),
   );
+  if (outcome === 'taken') throw conflict(TAKEN, { endpoint: [TAKEN] });
   return { message: 'Push notifications are on for this device.' };
 }
 
