@@ -61,7 +61,6 @@ export const BOOKING_UI = {
   cancelText: (what: string) => `${what} will be cancelled and the time given to someone else.`,
   cancelConfirm: 'Cancel booking',
   keepBooking: 'Keep booking',
-  keep: 'Keep',
   bookingFor: 'Booking for',
   chooseTime: 'Choose a time',
   guests: 'Guests',
