@@ -384,7 +384,6 @@ export const WELCOME_TEXT = {
   count: (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`,
   done: 'Done',
   todo: 'To do',
-  notYet: 'Events are not available yet.',
   allDone: 'Your school is set up.',
   progress: (done: number, total: number) => `${done} of ${total} done`,
 } as const;

@@ -231,3 +231,22 @@ describe('add teacher dialog', () => {
     expect(calls('/api/users/teachers')).toBe(1);
   });
 });
+
+describe('welcome checklist (/welcome)', () => {
+  it('ticks the first event from the events the school has: all four steps done (issue 36)', async () => {
+    signIn();
+    routes['/api/users/students'] = () => json(200, { items: [teacher(40, 'Sam', 'Student')] });
+    routes['/api/events/index'] = () =>
+      json(200, {
+        events: Array.from({ length: 7 }, (_, index) => ({ id: index + 1, name: `Event ${index + 1}` })),
+        eventTypes: [],
+        message: '',
+      });
+    renderAt('/welcome');
+    expect(await screen.findByText('7 events')).toBeTruthy();
+    expect(screen.queryByText('Events are not available yet.')).toBeNull();
+    expect(screen.getByText('Your school is set up.')).toBeTruthy();
+    const steps = screen.getAllByRole('listitem');
+    expect(within(steps[3] as HTMLElement).getByLabelText('Done')).toBeTruthy();
+  });
+});
