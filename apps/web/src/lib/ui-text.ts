@@ -499,7 +499,6 @@ export const EVENTS_TEXT = {
   // Slot grid
   slotGrid: 'Slots',
   slotGridHelp: (zone: string) => `Times in the school’s time zone (${zone}).`,
-  noSlots: 'No slots yet: add a section.',
   time: 'Time',
   free: 'Free',
   booked: 'Booked',
