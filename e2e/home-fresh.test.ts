@@ -36,7 +36,7 @@ describe('home after a change (issue 36, point 1)', () => {
     for (const browser of browsers.splice(0)) await browser.close();
   });
 
-  it('shows a booking made on the booking page, and an admin’s removal and new teacher, after a reload', {
+  it('shows a booking made on the booking page, and an admin’s removal and new teacher, after a reload (with points 6–8 on the way)', {
     timeout: 240_000,
   }, async () => {
     const school = await smallSchool(baseUrl, `fresh${Date.now()}`);
@@ -61,6 +61,22 @@ describe('home after a change (issue 36, point 1)', () => {
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Booking confirmed.' }).count())
       .toBe(1);
+    // Point 8: the cancel dialog's two buttons cannot be mistaken; "Keep booking" keeps it.
+    const mine = page
+      .locator('.MuiCard-root', { has: page.getByRole('heading', { name: 'My bookings', exact: true }) })
+      .getByRole('listitem');
+    await mine.first().getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking?' });
+    await dialog.getByRole('button', { name: 'Keep booking' }).waitFor();
+    expect(await dialog.getByRole('button').allInnerTexts()).toEqual(['Keep booking', 'Cancel booking']);
+    await page.waitForTimeout(400); // the dialog's fade-in, for the picture
+    await screenshot(page, 'home-fresh-03-cancel-dialog-desktop', { fullPage: false });
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'home-fresh-04-cancel-dialog-phone', { fullPage: false });
+    await page.setViewportSize(DESKTOP);
+    await dialog.getByRole('button', { name: 'Keep booking' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await mine.count()).toBe(2);
     await page.getByRole('link', { name: 'Home' }).first().click();
     await waitForPath(page, '/home');
     await expect.poll(() => card.innerText()).toContain('2 bookings made');
@@ -100,5 +116,31 @@ describe('home after a change (issue 36, point 1)', () => {
     await reloadWithoutPageAnswers(admin);
     await expect.poll(() => tile(admin, 'Teachers').textContent()).toBe('3');
     await screenshot(admin, 'home-fresh-02-admin-new-teacher');
+
+    // Point 6: Welcome's fourth step ticks from the school's events.
+    await admin.goto(`${baseUrl}/welcome`);
+    await expect.poll(() => admin.getByText('Your school is set up.').isVisible()).toBe(true);
+    expect(await admin.getByText('Events are not available yet.').count()).toBe(0);
+    await admin.waitForTimeout(500); // the progress bar's 400 ms fill, for the picture
+    await screenshot(admin, 'home-fresh-05-welcome-phone');
+    // Point 7: the sample evening's section has no teachers, and says so.
+    const { events } = (await (await school.admin.get('events/index')).json()) as {
+      events: Array<{ id: number; name: string }>;
+    };
+    const sample = events.find((entry) => entry.name === 'Sample: Parent teacher evening');
+    await admin.goto(`${baseUrl}/events/view/${sample?.id}`);
+    const hint = admin.getByText(
+      'No teachers in this section yet: edit it to choose the teachers taking part.',
+    );
+    await hint.waitFor();
+    await hint.scrollIntoViewIfNeeded();
+    await screenshot(admin, 'home-fresh-06-sample-evening-phone', { fullPage: false });
+    await admin.setViewportSize(DESKTOP);
+    await hint.scrollIntoViewIfNeeded();
+    await screenshot(admin, 'home-fresh-07-sample-evening-desktop', { fullPage: false });
+    await admin.goto(`${baseUrl}/welcome`);
+    await admin.getByText('Your school is set up.').waitFor();
+    await admin.waitForTimeout(500);
+    await screenshot(admin, 'home-fresh-08-welcome-desktop');
   });
 });
