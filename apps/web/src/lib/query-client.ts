@@ -70,12 +70,12 @@ export function readPersistedCache(text: string, now: number): PersistedClient {
     return DISCARDED;
   }
   if (!Array.isArray(client?.clientState?.queries)) return DISCARDED;
-  const queries = client.clientState.queries
-    .filter(
-      (query) =>
-        typeof query?.state?.dataUpdatedAt === 'number' && !cacheExpired(query.state.dataUpdatedAt, now),
-    )
-    .map((query) => ({ ...query, state: { ...query.state, isInvalidated: true } }));
+  const queries = client.clientState.queries.filter(
+    (query) =>
+      typeof query?.state?.dataUpdatedAt === 'number' && !cacheExpired(query.state.dataUpdatedAt, now),
+  );
+  // Marked in place: the parsed text is this function's own.
+  for (const query of queries) query.state.isInvalidated = true;
   return { ...client, clientState: { ...client.clientState, queries } };
 }
 
