@@ -12,6 +12,8 @@ type Props = {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The dismiss button, when "Cancel" would read like the action itself (cancelling a booking). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   /** A destructive action gets a red button. */
@@ -25,6 +27,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  cancelLabel = LIST_TEXT.cancel,
   onConfirm,
   onCancel,
   destructive = false,
@@ -47,7 +50,7 @@ export function ConfirmDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={pending}>
-          {LIST_TEXT.cancel}
+          {cancelLabel}
         </Button>
         <Button
           variant="contained"

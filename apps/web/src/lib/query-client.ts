@@ -16,10 +16,11 @@ import { removeKeys } from './storage';
 
 // One data cache for the app. Spec §4/§9 cache rule: lists, home data and events are kept on the
 // device and refetched when forced (refresh button, pull-to-refresh: the callers fetch with the
-// forced flag), when empty (teachers, parents) or when older than CACHE_MAX_AGE_MS (4 hours). Those
-// queries opt in with `cachedQuery()`; they are persisted to local storage (STORAGE_KEYS.queryCache)
-// so they survive a reload and an offline start. Nothing else is persisted: not tokens, not secrets,
-// not booking grids that must be live.
+// forced flag), when empty (teachers, parents) or when older than CACHE_MAX_AGE_MS (4 hours); a change
+// the app makes invalidates what it changed. Those queries opt in with `cachedQuery()`; they are
+// persisted to local storage (STORAGE_KEYS.queryCache) so an offline start and a reload paint them at
+// once, while a reload asks the server again (readPersistedCache). Nothing else is persisted: not
+// tokens, not secrets, not booking grids that must be live.
 
 type WithMeta = { meta?: Record<string, unknown> };
 
@@ -58,6 +59,8 @@ const DISCARDED: PersistedClient = { timestamp: 0, buster: '', clientState: { qu
 /**
  * Reads the stored cache, keeping only the queries the rule still allows showing (each query has its
  * own age: a list fetched an hour ago is kept beside home data fetched five hours ago, which is not).
+ * What it keeps is a first paint, never the answer: each comes back invalidated, so a screen that shows
+ * it asks the server at once and shows the answer (issue 36: a reload showed hours-old home data).
  */
 export function readPersistedCache(text: string, now: number): PersistedClient {
   let client: PersistedClient;
@@ -71,6 +74,8 @@ export function readPersistedCache(text: string, now: number): PersistedClient {
     (query) =>
       typeof query?.state?.dataUpdatedAt === 'number' && !cacheExpired(query.state.dataUpdatedAt, now),
   );
+  // Marked in place: the parsed text is this function's own.
+  for (const query of queries) query.state.isInvalidated = true;
   return { ...client, clientState: { ...client.clientState, queries } };
 }
 

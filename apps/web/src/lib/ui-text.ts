@@ -384,7 +384,6 @@ export const WELCOME_TEXT = {
   count: (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`,
   done: 'Done',
   todo: 'To do',
-  notYet: 'Events are not available yet.',
   allDone: 'Your school is set up.',
   progress: (done: number, total: number) => `${done} of ${total} done`,
 } as const;
@@ -500,7 +499,6 @@ export const EVENTS_TEXT = {
   // Slot grid
   slotGrid: 'Slots',
   slotGridHelp: (zone: string) => `Times in the school’s time zone (${zone}).`,
-  noSlots: 'No slots yet: add a section.',
   time: 'Time',
   free: 'Free',
   booked: 'Booked',

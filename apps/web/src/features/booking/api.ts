@@ -107,11 +107,15 @@ export async function afterBookingChange(access: BookingAccess, result: Pick<Boo
   await refreshBookings(access);
 }
 
-/** Reads the page and the grid again: a booking changed elsewhere (the other parent, another device). */
+/**
+ * Reads the page and the grid again: a booking changed, here or elsewhere (the other parent, another
+ * device). Home's "My Events" counts the bookings too: it asks again when next shown.
+ */
 export async function refreshBookings(access: BookingAccess) {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: slotsPrefix(access) }),
     queryClient.invalidateQueries({ queryKey: bookingPageKey(access) }),
+    queryClient.invalidateQueries({ queryKey: ['home'] }),
   ]);
 }
 

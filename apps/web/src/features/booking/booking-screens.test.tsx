@@ -434,6 +434,11 @@ describe('parent-teacher booking', () => {
     fireEvent.click(mine.getByRole('button', { name: 'Cancel' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Cancel this booking?' }));
     expect(dialog.getByText(/Thu 12 Mar 2026, 16:20 – 16:30, Mr Smith · Alice Park · Maths/)).toBeTruthy();
+    // Issue 36 (8): the dismiss button keeps the booking, in words unlike "Cancel booking".
+    expect(dialog.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Keep booking',
+      'Cancel booking',
+    ]);
     expect(calls('remove-booking')).toHaveLength(0);
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel booking' }));
 

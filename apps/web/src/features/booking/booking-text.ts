@@ -59,7 +59,7 @@ export const BOOKING_UI = {
   cancelTitle: 'Cancel this booking?',
   cancelText: (what: string) => `${what} will be cancelled and the time given to someone else.`,
   cancelConfirm: 'Cancel booking',
-  keep: 'Keep',
+  keepBooking: 'Keep booking',
   bookingFor: 'Booking for',
   chooseTime: 'Choose a time',
   guests: 'Guests',

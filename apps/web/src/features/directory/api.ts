@@ -72,10 +72,11 @@ export function peopleListQuery(kind: PeopleKind) {
   });
 }
 
-/** After an edit: every list is stale (names and links show in several); what is shown reloads. */
+/** After an edit: every list is stale (names and links show in several, counts on home); what is shown reloads. */
 export async function invalidateDirectory(): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['people'] }),
+    queryClient.invalidateQueries({ queryKey: ['home'] }),
     queryClient.invalidateQueries({ queryKey: ['person'] }),
     queryClient.invalidateQueries({ queryKey: ['subjects'] }),
   ]);

@@ -43,15 +43,16 @@ describe('bulk add templates', () => {
 });
 
 describe('welcome checklist', () => {
-  it('ticks each step from real counts and leaves the first event unticked', () => {
-    const steps = welcomeSteps({ subjects: 3, teachers: 0, students: undefined });
+  it('ticks each step from real counts, the first event too (issue 36)', () => {
+    const steps = welcomeSteps({ subjects: 3, teachers: 0, students: undefined, events: 7 });
     expect(steps.map((step) => [step.key, step.done, step.to])).toEqual([
       ['subjects', true, '/subjects'],
       ['teachers', false, '/teachers'],
       ['families', false, '/students/bulkadd'],
-      ['event', false, '/events'],
+      ['event', true, '/events'],
     ]);
     expect(steps[2]?.count).toBeNull();
+    expect(steps[3]?.count).toBe(7);
   });
 });
 

@@ -102,9 +102,10 @@ afterEach(() => {
 });
 
 describe('teachers list', () => {
-  it('shows a fresh cached list without fetching it, sorted by name, 10 to a page', async () => {
+  it('shows the stored list at once, sorted by name, 10 to a page, and asks the server for its own', async () => {
     signIn();
     storeCachedQuery(['people', 'teachers'], TEACHERS, Date.now() - 60_000);
+    routes['/api/users/teachers'] = () => json(200, { items: [...TEACHERS, teacher(13, 'Al', 'Aaron')] });
     renderAt('/teachers');
     const table = await screen.findByRole('table', { name: 'Teachers' });
     const rows = within(table).getAllByRole('row').slice(1);
@@ -112,7 +113,9 @@ describe('teachers list', () => {
     expect(rows[0]?.textContent).toContain('Amy Zhu');
     expect(rows[1]?.textContent).toContain('Bob Brown');
     expect(screen.getByText('1–10 of 12')).toBeTruthy();
-    expect(calls('/api/users/teachers')).toBe(0);
+    // Issue 36: the stored copy is a first paint; the server's answer replaces it.
+    expect(await screen.findByText('1–10 of 13')).toBeTruthy();
+    expect(calls('/api/users/teachers')).toBe(1);
 
     fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'zoe' } });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
@@ -176,6 +179,10 @@ describe('add teacher dialog', () => {
         errors: { email: ['bob@hill.test is already a teacher of this school.'] },
       });
     renderAt('/teachers');
+    // The stored copy is replaced by the server's at once (issue 36); the create asks once more.
+    await screen.findByText('1–10 of 12');
+    expect(calls('/api/users/teachers')).toBe(1);
+    queryClient.setQueryData(['home', 'site-index'], { teachersCount: 12 });
     fireEvent.click(await screen.findByRole('button', { name: 'Add teacher' }));
     const dialog = await screen.findByRole('dialog', { name: 'New teacher' });
     const create = within(dialog).getByRole('button', { name: 'Create' });
@@ -217,6 +224,10 @@ describe('add teacher dialog', () => {
     routes['/api/users/create-teacher'] = () =>
       json(200, { id: 99, message: 'Invitation sent to new@hill.test.' });
     renderAt('/teachers');
+    // The stored copy is replaced by the server's at once (issue 36); the create asks once more.
+    await screen.findByText('1–10 of 12');
+    expect(calls('/api/users/teachers')).toBe(1);
+    queryClient.setQueryData(['home', 'site-index'], { teachersCount: 12 });
     fireEvent.click(await screen.findByRole('button', { name: 'Add teacher' }));
     const dialog = await screen.findByRole('dialog', { name: 'New teacher' });
     type(dialog, 'First name', 'New');
@@ -227,7 +238,27 @@ describe('add teacher dialog', () => {
     fireEvent.click(create);
     expect(await screen.findByText('Invitation sent to new@hill.test.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New teacher' })).toBeNull());
-    await screen.findByText('1–10 of 12');
-    expect(calls('/api/users/teachers')).toBe(1);
+    await waitFor(() => expect(calls('/api/users/teachers')).toBe(2));
+    // Home's Teachers tile counts them too: it asks again when next shown (issue 36).
+    expect(queryClient.getQueryState(['home', 'site-index'])?.isInvalidated).toBe(true);
+  });
+});
+
+describe('welcome checklist (/welcome)', () => {
+  it('ticks the first event from the events the school has: all four steps done (issue 36)', async () => {
+    signIn();
+    routes['/api/users/students'] = () => json(200, { items: [teacher(40, 'Sam', 'Student')] });
+    routes['/api/events/index'] = () =>
+      json(200, {
+        events: Array.from({ length: 7 }, (_, index) => ({ id: index + 1, name: `Event ${index + 1}` })),
+        eventTypes: [],
+        message: '',
+      });
+    renderAt('/welcome');
+    expect(await screen.findByText('7 events')).toBeTruthy();
+    expect(screen.queryByText('Events are not available yet.')).toBeNull();
+    expect(screen.getByText('Your school is set up.')).toBeTruthy();
+    const steps = screen.getAllByRole('listitem');
+    expect(within(steps[3] as HTMLElement).getByLabelText('Done')).toBeTruthy();
   });
 });

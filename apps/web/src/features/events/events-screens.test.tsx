@@ -10,6 +10,7 @@ import { json, type RecordedRequest, stubFetch } from '../../test-support/screen
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
 import { SectionDialog } from './components/section-dialog';
+import { SectionsCard } from './components/sections-card';
 import { eventDetail } from './event-fixtures';
 import { eventFormSchema } from './event-form';
 
@@ -171,5 +172,32 @@ describe('section dialog (spec §4)', () => {
     fireEvent.change(start, { target: { value: '4pm' } });
     fireEvent.blur(start);
     await waitFor(() => expect(start.value).toBe('4pm'));
+  });
+});
+
+describe('sections card: a section without slots says what it lacks (issue 36)', () => {
+  const bare = {
+    ...eventDetail().sections[0],
+    id: 2,
+    teachers: [],
+    slotCount: 0,
+    bookedCount: 0,
+  } as ReturnType<typeof eventDetail>['sections'][number];
+
+  it('names the missing teachers of a parent-teacher section (the sample evening)', () => {
+    wrap(<SectionsCard event={eventDetail({ sections: [bare], slots: [], bookings: [] })} />);
+    expect(
+      screen.getByText('No teachers in this section yet: edit it to choose the teachers taking part.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/add a section/)).toBeNull();
+  });
+
+  it('points at the times of a section of another kind', () => {
+    wrap(
+      <SectionsCard
+        event={eventDetail({ eventTypeGroupInt: 4, sections: [bare], slots: [], bookings: [] })}
+      />,
+    );
+    expect(screen.getByText('No slots in this section: check its times and the slot length.')).toBeTruthy();
   });
 });

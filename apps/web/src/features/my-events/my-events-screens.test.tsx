@@ -352,7 +352,13 @@ describe('my bookings (/event/details-parent, /event/details-student)', () => {
     renderAt('/event/details-parent?eventId=5');
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     let dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // Issue 36 (8): the two buttons cannot be mistaken for one another.
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Keep booking', 'Cancel booking']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep booking' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(called('/api/events/remove-booking?eventId=5')).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -21,6 +21,7 @@ export const MY_BOOKINGS_TEXT = {
   cancelTitle: 'Cancel this booking?',
   cancelText: (what: string) => `${what} will be cancelled and the time freed for others.`,
   cancelConfirm: 'Cancel booking',
+  keepBooking: 'Keep booking',
   cancelFailed: 'Could not cancel the booking. Please try again.',
   loadFailed: 'Could not load your bookings.',
   facts: {

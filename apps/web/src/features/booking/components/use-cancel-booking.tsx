@@ -33,6 +33,7 @@ export function useCancelBooking(access: BookingAccess, eventId: number) {
       title={BOOKING_UI.cancelTitle}
       message={BOOKING_UI.cancelText(what)}
       confirmLabel={BOOKING_UI.cancelConfirm}
+      cancelLabel={BOOKING_UI.keepBooking}
       destructive
       pending={mutation.isPending}
       onCancel={() => setTarget(null)}

@@ -12,22 +12,24 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { WELCOME_TEXT } from '../../../lib/ui-text';
+import { eventsQuery } from '../../events/api';
 import { peopleListQuery, subjectsQuery } from '../api';
 
 export type WelcomeStep = {
   key: 'subjects' | 'teachers' | 'families' | 'event';
   done: boolean;
-  /** Null while unknown (loading) or not available yet. */
+  /** Null while unknown (loading). */
   count: number | null;
   noun: string;
   to: string;
 };
 
-/** The onboarding steps in order, each ticked from real data (events come with the events screens). */
+/** The onboarding steps in order, each ticked from real data. */
 export function welcomeSteps(counts: {
   subjects: number | undefined;
   teachers: number | undefined;
   students: number | undefined;
+  events: number | undefined;
 }): WelcomeStep[] {
   const step = (
     key: WelcomeStep['key'],
@@ -45,7 +47,7 @@ export function welcomeSteps(counts: {
     step('subjects', counts.subjects, 'subject', routeTo('subjects')),
     step('teachers', counts.teachers, 'teacher', routeTo('teachers')),
     step('families', counts.students, 'student', routeTo('students.bulkadd')),
-    { key: 'event', done: false, count: null, noun: 'event', to: routeTo('events') },
+    step('event', counts.events, 'event', routeTo('events')),
   ];
 }
 
@@ -54,13 +56,16 @@ export function WelcomePage() {
   const subjects = useQuery(subjectsQuery);
   const teachers = useQuery(peopleListQuery('teachers'));
   const students = useQuery(peopleListQuery('students'));
+  // Issue 36: the fourth step read "not available yet" (written before events existed) and never ticked.
+  const events = useQuery(eventsQuery);
   const steps = welcomeSteps({
     subjects: subjects.data?.length,
     teachers: teachers.data?.length,
     students: students.data?.length,
+    events: events.data?.events.length,
   });
   const done = steps.filter((step) => step.done).length;
-  const loading = subjects.isPending || teachers.isPending || students.isPending;
+  const loading = subjects.isPending || teachers.isPending || students.isPending || events.isPending;
   // The first step not done is the one to do next.
   const nextKey = steps.find((step) => !step.done)?.key;
 
@@ -106,9 +111,7 @@ export function WelcomePage() {
                     {text.text}
                   </Typography>
                   <Typography variant="body2">
-                    {step.key === 'event' ? (
-                      WELCOME_TEXT.notYet
-                    ) : loading && step.count === null ? (
+                    {loading && step.count === null ? (
                       <Skeleton width={80} />
                     ) : (
                       WELCOME_TEXT.count(step.count ?? 0, step.noun)

@@ -9,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { EventDetail, SectionDetail } from '@parley/domain/events';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -20,6 +21,13 @@ import { useConfirmedChange } from './affected-bookings-dialog';
 import { SectionDialog } from './section-dialog';
 import { SlotGrid } from './slot-grid';
 
+// Shown under a section with no slots: the section exists, so say what it lacks (issue 36). Kept here,
+// not in lib/ui-text (in every page's first chunk), as only this card says them.
+export const NO_SLOTS_TEXT = {
+  teachers: 'No teachers in this section yet: edit it to choose the teachers taking part.',
+  times: 'No slots in this section: check its times and the slot length.',
+};
+
 /** The sections of the event, each with its slot grid; add, edit and delete. */
 export function SectionsCard({ event }: { event: EventDetail }) {
   const showSnackbar = useSnackbar();
@@ -27,6 +35,8 @@ export function SectionsCard({ event }: { event: EventDetail }) {
   const [deleting, setDeleting] = useState<SectionDetail | null>(null);
   const [pending, setPending] = useState(false);
   const { attempt, dialog } = useConfirmedChange();
+  // A parent-teacher section makes slots per teacher: without teachers it has none.
+  const withTeachers = event.eventTypeGroupInt === EVENT_GROUPS.parentTeacher;
 
   const remove = async (section: SectionDetail) => {
     setPending(true);
@@ -113,6 +123,9 @@ export function SectionsCard({ event }: { event: EventDetail }) {
                 groups={event.slots.filter((group) => group.sectionId === section.id)}
                 timeZone={event.timeZone}
                 label={`${EVENTS_TEXT.slotGrid}: ${section.label}`}
+                emptyText={
+                  withTeachers && section.teachers.length === 0 ? NO_SLOTS_TEXT.teachers : NO_SLOTS_TEXT.times
+                }
               />
             </Box>
           ))}

@@ -18,15 +18,21 @@ const CELL_COLORS = {
   full: { bgcolor: 'success.dark', color: 'success.contrastText' },
 } as const;
 
-type Props = { groups: SlotGroup[]; timeZone: string; label: string };
+type Props = {
+  groups: SlotGroup[];
+  timeZone: string;
+  label: string;
+  /** What the section lacks when it has no slots. */
+  emptyText: string;
+};
 
 /** One section's slots: rows are start times, columns are teachers; a dash where a teacher is away. */
-export function SlotGrid({ groups, timeZone, label }: Props) {
+export function SlotGrid({ groups, timeZone, label, emptyText }: Props) {
   const model = useMemo(() => slotGridModel(groups, timeZone), [groups, timeZone]);
   if (model.rows.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
-        {EVENTS_TEXT.noSlots}
+        {emptyText}
       </Typography>
     );
   }

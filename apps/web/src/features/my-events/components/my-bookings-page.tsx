@@ -195,6 +195,7 @@ export function MyBookings({ page }: { page: BookingPage }) {
           [cancelling?.timeLabel, cancelling?.teacherName].filter(Boolean).join(' with ') || '',
         )}
         confirmLabel={MY_BOOKINGS_TEXT.cancelConfirm}
+        cancelLabel={MY_BOOKINGS_TEXT.keepBooking}
         destructive
         pending={pending}
         onCancel={() => setCancelling(null)}
