@@ -185,20 +185,24 @@ export function fieldErrorTexts(error: unknown): string[] {
     .filter((text): text is string => typeof text === 'string' && text.length > 0);
 }
 
-/** What a request that got no answer says, on every screen: the likeliest cause is the connection. */
-export const NO_ANSWER_TEXT =
-  'You are offline, or the server could not be reached. Check your connection and try again.';
-
 /** The lines to show for a failed request: field errors, else the server message, else the fallback. */
 export function errorLines(error: unknown, fallback: string): string[] {
   const fields = fieldErrorTexts(error);
   if (fields.length > 0) return fields;
-  return [serverMessage(error, fallback)];
+  if (error instanceof ApiError && error.serverMessage) return [error.serverMessage];
+  return [fallback];
 }
 
-/** The server's message for a failed request, "you are offline" when none came, else the fallback. */
+/** The server's message for a failed request, else the fallback. */
 export function serverMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return NO_ANSWER_TEXT;
-  return error.serverMessage ?? fallback;
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+}
+
+/** What a request that got no answer says where the spec gives no text of its own. */
+export const NO_ANSWER_TEXT =
+  'You are offline, or the server could not be reached. Check your connection and try again.';
+
+/** A screen's own load failure (not a spec text): "you are offline" when no answer came at all. */
+export function loadFailedText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status === 0 ? NO_ANSWER_TEXT : serverMessage(error, fallback);
 }

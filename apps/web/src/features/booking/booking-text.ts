@@ -3,6 +3,7 @@
 export const BOOKING_UI = {
   loadFailed: 'Could not load this booking page.',
   saveFailed: 'Could not save the booking. Please try again.',
+  offline: 'Could not reach the server. Check your connection and try again.',
   logIn: 'Log in',
   timeZone: (zone: string) => `Times are in ${zone}`,
   closes: (label: string) => `Bookings close ${label}`,

@@ -55,5 +55,6 @@ export function useBookAction(
 export function bookingErrorLines(error: unknown): string[] {
   const conflict = bookingConflictOf(error);
   if (conflict?.message) return [conflict.message];
+  if (isNetworkFailure(error)) return [BOOKING_UI.offline];
   return errorLines(error, BOOKING_UI.saveFailed);
 }

@@ -20,7 +20,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeading } from '../../../components/page-heading';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
-import { serverMessage } from '../../../lib/api-client';
+import { loadFailedText, serverMessage } from '../../../lib/api-client';
 import { afterBookingChange, bookingViewQuery, rememberCurrentEvent, removeBooking } from '../api';
 import { bookingFacts, canChangeBookings, eventLocations, liveBookings } from '../details-logic';
 import { DETAILS_TEXT, MY_BOOKINGS_TEXT } from '../my-events-text';
@@ -218,6 +218,6 @@ export function MyBookingsPage() {
   if (eventId === null) return <DetailsProblem message={DETAILS_TEXT.noEvent} />;
   if (view.data) return <MyBookings page={view.data} />;
   if (view.isError)
-    return <DetailsProblem message={serverMessage(view.error, MY_BOOKINGS_TEXT.loadFailed)} />;
+    return <DetailsProblem message={loadFailedText(view.error, MY_BOOKINGS_TEXT.loadFailed)} />;
   return <PageSkeleton />;
 }

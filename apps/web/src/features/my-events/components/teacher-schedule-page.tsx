@@ -22,7 +22,7 @@ import { useEffect } from 'react';
 import { PageHeading } from '../../../components/page-heading';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useIsMobile } from '../../../components/use-is-mobile';
-import { serverMessage } from '../../../lib/api-client';
+import { loadFailedText } from '../../../lib/api-client';
 import { rememberCurrentEvent, teacherScheduleQuery } from '../api';
 import { type ScheduleLine, scheduleLines, updatedLabel } from '../details-logic';
 import { DETAILS_TEXT, SCHEDULE_TEXT } from '../my-events-text';
@@ -252,6 +252,6 @@ export function TeacherSchedulePage() {
   if (eventId === null) return <DetailsProblem message={DETAILS_TEXT.noEvent} />;
   if (schedule.data) return <TeacherScheduleView schedule={schedule.data} fetching={schedule.isFetching} />;
   if (schedule.isError)
-    return <DetailsProblem message={serverMessage(schedule.error, SCHEDULE_TEXT.loadFailed)} />;
+    return <DetailsProblem message={loadFailedText(schedule.error, SCHEDULE_TEXT.loadFailed)} />;
   return <PageSkeleton />;
 }
