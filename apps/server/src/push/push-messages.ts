@@ -143,13 +143,23 @@ export async function pushEventNews(
  * An invitation to a further role, for someone who already has an account here (only they can have a
  * subscription). The link itself is a credential: it stays in the mail; the push says where to look.
  */
-export function pushInvitation(trx: Db, schoolId: number, userId: number, schoolName: string, role: string) {
+export function pushInvitation(
+  trx: Db,
+  schoolId: number,
+  userId: number,
+  schoolName: string,
+  role: string,
+  /** The role is theirs already (an account with a password): nothing to accept. */
+  added = false,
+) {
   return enqueuePush(trx, schoolId, {
     userIds: [userId],
     payload: {
       action: 'invitation',
-      title: `${schoolName}: an invitation`,
-      body: `You are invited as ${role}. Open the invitation mail to accept.`,
+      title: added ? `${schoolName}: a new role` : `${schoolName}: an invitation`,
+      body: added
+        ? `You are now also ${role}.`
+        : `You are invited as ${role}. Open the invitation mail to accept.`,
       url: '/home',
     } satisfies PushPayload,
     ttlSeconds: DAY,

@@ -7,7 +7,8 @@ import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
 import { mayMail } from '../../lib/rate-limit';
 import type { SessionClient } from '../../lib/session-client';
-import { invitationMail } from '../../mail/templates';
+import { enqueueMails } from '../../mail/outbox.repository';
+import { invitationMail, roleAddedMail } from '../../mail/templates';
 import { pushInvitation } from '../../push/push-messages';
 import { findSchool } from '../accounts/accounts.repository';
 import { startSession } from '../accounts/accounts.service';
@@ -39,7 +40,7 @@ export async function inviteUser(
   schoolId: number,
   invitee: Invitee,
   options: { sendMail: boolean } = { sendMail: true },
-): Promise<{ userId: number; created: boolean; roleAdded: boolean }> {
+): Promise<{ userId: number; created: boolean; roleAdded: boolean; hasAccount: boolean }> {
   // This school's account of that email (row-level security hides another school's) ...
   const existing = await findUserByEmail(db, invitee.email);
   const owner = existing ? existing.school_id : await schoolOfEmail(db, invitee.email);
@@ -60,13 +61,29 @@ export async function inviteUser(
   if (existing && existing.status !== 1 && (await findRoles(db, existing.id)).length === 0) {
     await updateProfile(db, existing.id, { status: 1 });
   }
-  const roleAdded = await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
+  // An active account with a password has proved its mailbox and has a way in: the role is theirs at once,
+  // and they are told so, with no password to set.
+  const hasAccount = existing?.password_hash != null && existing.status === 1;
+  const roleAdded = await grantRole(db, {
+    userId: user.id,
+    schoolId,
+    role: invitee.role,
+    accepted: hasAccount,
+  });
   if (options.sendMail && roleAdded) {
-    await sendInvitation(ctx, db, user.id, invitee.role);
+    if (hasAccount) await mailRoleAdded(ctx, db, user.id, [invitee.role]);
+    else await sendInvitation(ctx, db, user.id, invitee.role);
     if (existing)
-      await pushInvitation(db, schoolId, user.id, (await findSchool(db, schoolId)).name, invitee.role);
+      await pushInvitation(
+        db,
+        schoolId,
+        user.id,
+        (await findSchool(db, schoolId)).name,
+        invitee.role,
+        hasAccount,
+      );
   }
-  return { userId: user.id, created: !existing, roleAdded };
+  return { userId: user.id, created: !existing, roleAdded, hasAccount };
 }
 
 /**
@@ -88,6 +105,26 @@ export async function sendInvitation(
   await mailNewLink(ctx, db, { ...user, school }, { kind: 'invite', role }, (who, token) =>
     invitationMail(who, role, token),
   );
+}
+
+/** Tells a person with an account that the school gave them these roles too. */
+async function mailRoleAdded(ctx: AppContext, db: Db, userId: number, roles: Role[]) {
+  const user = await findUserById(db, userId);
+  if (!user) return;
+  const school = await findSchool(db, user.school_id);
+  await enqueueMails(db, [
+    roleAddedMail(
+      {
+        product: ctx.config.appName,
+        appUrl: ctx.config.appUrl,
+        schoolName: school.name,
+        schoolId: school.id,
+        to: user.email,
+        firstName: user.first_name,
+      },
+      roles,
+    ),
+  ]);
 }
 
 const invalidInvitation = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [SERVER_TEXT.tokenInvalid] });
