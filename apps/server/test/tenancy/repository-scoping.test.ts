@@ -731,6 +731,15 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         result: false,
         refused: 'a composite foreign key',
       },
+      issueEventLinkWithoutPassword: {
+        write: ({ db, s, o }) =>
+          tokens.issueEventLinkWithoutPassword(db, {
+            schoolId: s.schoolId,
+            eventId: o.eventId,
+            userId: o.parent.id,
+          }),
+        result: false,
+      },
       listSessions: {
         read: ({ db, s, o }) => tokens.listSessions(db, { userId: o.admin.id, schoolId: s.schoolId }, ''),
       },

@@ -30,6 +30,8 @@ type Outcome = {
   confirmation?: boolean;
   /** Tickets issued with the new bookings (ticketed events): each goes in the mail as a QR and a link. */
   tickets?: IssuedTicket[];
+  /** The family's personal booking link, for a family who books without a password: it opens their booking. */
+  link?: string | null;
 };
 
 /** Each ticket as an inline QR image (PNG, error correction Q, spec §9) with its name and link. */
@@ -237,7 +239,10 @@ export async function bookingChangeMessages(
           : ['You have no appointments booked at this event now.']),
         `Times are in ${zone}. The attached calendar file adds them to your calendar.`,
       ],
-      action: { label: 'View or change your booking', url },
+      action: {
+        label: 'View or change your booking',
+        url: outcome.link ? `${url}?link=${outcome.link}` : url,
+      },
       ...(issued.images.length > 0 && {
         images: issued.images,
         after: 'Show each ticket’s QR code at the door, on your phone or printed.',

@@ -69,6 +69,40 @@ export async function issueEventLinks(
   return links;
 }
 
+/**
+ * A personal booking link for the event's booking mail, for a person without a password (nothing else opens
+ * their booking from the mail); null for someone who has one (they log in). The insert is the check.
+ */
+export async function issueEventLinkWithoutPassword(
+  db: Db,
+  input: { schoolId: number; eventId: number; userId: number },
+): Promise<string | null> {
+  const { token, hash } = newToken();
+  const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.event).toISOString();
+  const issued = await db
+    .insertInto('auth_tokens')
+    .columns(['token_hash', 'user_id', 'school_id', 'kind', 'event_id', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('users as u')
+        .select([
+          sql<string>`${hash}::text`.as('token_hash'),
+          'u.id',
+          'u.school_id',
+          sql<TokenKind>`'event'`.as('kind'),
+          sql<number>`${input.eventId}::int`.as('event_id'),
+          sql<Date>`${expiresAt}::timestamptz`.as('expires_at'),
+        ])
+        .where('u.id', '=', input.userId)
+        .where('u.school_id', '=', input.schoolId)
+        .where('u.status', '=', 1)
+        .where('u.password_hash', 'is', null),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return issued ? token : null;
+}
+
 /** Marks a single-use token used and returns it, in one conditional update: two racing uses get one win. */
 export async function consumeToken(db: Db, token: string, kind: TokenKind) {
   return db
