@@ -205,12 +205,20 @@ describe('invitations', () => {
       expect((await accept('teacher', fresh.token)).statusCode).toBe(200);
       expect((await accept('teacher', invited.token)).statusCode).toBe(200);
       expect((await setPassword('set-teacher-password', invited.token)).statusCode).toBe(200);
+      // Opened again, either link says it is accepted and leads to the login, not "invalid" (issue 36).
       for (const token of [fresh.token, invited.token]) {
         const done = await accept('teacher', token);
-        expect(done.statusCode).toBe(400);
-        expect(done.json()).toMatchObject({ message: SERVER_TEXT.tokenInvalid });
+        expect(done.statusCode).toBe(200);
+        expect(done.json()).toMatchObject({
+          message: SERVER_TEXT.invitationUsed,
+          needsPassword: false,
+          email: invited.email,
+          role: 'teacher',
+        });
         expect((await setPassword('set-teacher-password', token)).statusCode).toBe(400);
       }
+      // For another role's page it is still no invitation at all.
+      expect((await accept('parent', invited.token)).statusCode).toBe(400);
     });
 
     it('sends nothing once the invitation is accepted, with the same answer', async () => {

@@ -12,9 +12,10 @@ import { invitationMail, roleAddedMail } from '../../mail/templates';
 import { pushInvitation } from '../../push/push-messages';
 import { findSchool } from '../accounts/accounts.repository';
 import { startSession } from '../accounts/accounts.service';
-import { consumeToken, findLiveToken, revokeTokens } from '../tokens/tokens.repository';
+import { consumeToken, findLiveToken, findUsedToken, revokeTokens } from '../tokens/tokens.repository';
 import { mailNewLink } from '../tokens/tokens.service';
 import {
+  acceptInvitedRoles,
   createUser,
   findRoles,
   findUserByEmail,
@@ -133,7 +134,8 @@ const invalidInvitation = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [S
 export async function readInvitation(ctx: AppContext, role: Role, token: string | undefined) {
   if (!token) throw badRequest(SERVER_TEXT.tokenMissing, { token: [SERVER_TEXT.tokenMissing] });
   const live = await findLiveToken(ctx.db, token, 'invite');
-  if (!live || live.role !== role) throw invalidInvitation();
+  if (!live) return usedInvitation(ctx, role, token);
+  if (live.role !== role) throw invalidInvitation();
   const user = await findUserById(ctx.db, live.user_id);
   if (!user) throw invalidInvitation();
   const school = await findSchool(ctx.db, user.school_id);
@@ -150,6 +152,26 @@ export async function readInvitation(ctx: AppContext, role: Role, token: string 
     role,
     subscriberName: school.name,
     needsPassword,
+  };
+}
+
+/**
+ * A link already used, by someone who now has a password and the role: "already accepted, log in", not
+ * "invalid" (they open the old mail again). Any other dead link stays invalid.
+ */
+async function usedInvitation(ctx: AppContext, role: Role, token: string) {
+  const used = await findUsedToken(ctx.db, token, 'invite');
+  const user = used?.role === role ? await findUserById(ctx.db, used.user_id) : undefined;
+  if (!user || user.password_hash === null || user.status !== 1) throw invalidInvitation();
+  if (!(await findRoles(ctx.db, user.id)).includes(role)) throw invalidInvitation();
+  const school = await findSchool(ctx.db, user.school_id);
+  return {
+    message: SERVER_TEXT.invitationUsed,
+    email: user.email,
+    firstName: user.first_name,
+    role,
+    subscriberName: school.name,
+    needsPassword: false,
   };
 }
 
@@ -176,8 +198,7 @@ export async function acceptWithPassword(
     await setPassword(trx, used.user_id, passwordHash);
     // Every role the school invited this person to is accepted by the one password they set, and so every
     // other invitation link of theirs is done.
-    for (const role of await pendingInvitedRoles(trx, used.user_id))
-      await markRoleAccepted(trx, used.user_id, role);
+    await acceptInvitedRoles(trx, used.user_id);
     await revokeTokens(trx, used.user_id, ['invite']);
     return used.user_id;
   });

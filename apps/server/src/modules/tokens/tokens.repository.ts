@@ -128,6 +128,17 @@ export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
     .executeTakeFirst();
 }
 
+/** A token already used (an invitation opened again after it was accepted), whether or not it has expired. */
+export async function findUsedToken(db: Db, token: string, kind: TokenKind) {
+  return db
+    .selectFrom('auth_tokens')
+    .select(['id', 'user_id', 'school_id', 'role'])
+    .where('token_hash', '=', hashToken(token))
+    .where('kind', '=', kind)
+    .where('used_at', 'is not', null)
+    .executeTakeFirst();
+}
+
 /** Ends every live token of a kind for a user: logout everywhere, superseded invitations, resets. */
 export async function revokeTokens(db: Db, userId: number, kinds: TokenKind[]): Promise<void> {
   await db
