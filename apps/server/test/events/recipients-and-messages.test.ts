@@ -105,10 +105,39 @@ describe('recipients', () => {
     );
     const event = await viewEvent(http, token, id);
     expect(event.recipients).toEqual([
-      { id: p(0).id, name: 'Pat Brown', email: p(0).email, roles: ['parent'], booked: false },
-      { id: s(0).id, name: 'Sam Brown', email: s(0).email, roles: ['student'], booked: false },
-      { id: p(1).id, name: 'Quinn Green', email: p(1).email, roles: ['parent'], booked: false },
-      { id: p(2).id, name: 'Rae White', email: p(2).email, roles: ['parent'], booked: false },
+      // Pat is Sam's parent: one family, keyed by its smallest id.
+      {
+        id: p(0).id,
+        name: 'Pat Brown',
+        email: p(0).email,
+        roles: ['parent'],
+        booked: false,
+        familyId: s(0).id,
+      },
+      {
+        id: s(0).id,
+        name: 'Sam Brown',
+        email: s(0).email,
+        roles: ['student'],
+        booked: false,
+        familyId: s(0).id,
+      },
+      {
+        id: p(1).id,
+        name: 'Quinn Green',
+        email: p(1).email,
+        roles: ['parent'],
+        booked: false,
+        familyId: s(1).id,
+      },
+      {
+        id: p(2).id,
+        name: 'Rae White',
+        email: p(2).email,
+        roles: ['parent'],
+        booked: false,
+        familyId: p(2).id,
+      },
     ]);
 
     const removed = await http.post(`events/remove-recipient?eventId=${id}`, token, { userId: p(2).id });
