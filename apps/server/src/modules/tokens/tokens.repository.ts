@@ -116,13 +116,17 @@ export async function consumeToken(db: Db, token: string, kind: TokenKind) {
     .executeTakeFirst();
 }
 
-/** Reads a live token without using it up (an invitation page shows who it is for before the password). */
-export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
-  return db
+/** A token of a kind by its value (only its hash is kept). */
+const tokenOf = (db: Db, token: string, kind: TokenKind) =>
+  db
     .selectFrom('auth_tokens')
     .select(['id', 'user_id', 'school_id', 'role'])
     .where('token_hash', '=', hashToken(token))
-    .where('kind', '=', kind)
+    .where('kind', '=', kind);
+
+/** Reads a live token without using it up (an invitation page shows who it is for before the password). */
+export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
+  return tokenOf(db, token, kind)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();
@@ -130,13 +134,7 @@ export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
 
 /** A token already used (an invitation opened again after it was accepted), whether or not it has expired. */
 export async function findUsedToken(db: Db, token: string, kind: TokenKind) {
-  return db
-    .selectFrom('auth_tokens')
-    .select(['id', 'user_id', 'school_id', 'role'])
-    .where('token_hash', '=', hashToken(token))
-    .where('kind', '=', kind)
-    .where('used_at', 'is not', null)
-    .executeTakeFirst();
+  return tokenOf(db, token, kind).where('used_at', 'is not', null).executeTakeFirst();
 }
 
 /** Ends every live token of a kind for a user: logout everywhere, superseded invitations, resets. */
