@@ -58,16 +58,29 @@ export function bookingChangePushes(
     if (booking.teacher_id === null || notified.has(booking.teacher_id)) continue;
     const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
     if (!(event.booking_notifications || optedIn) || !pushWanted(booking.teacher_settings).bookings) continue;
-    const what = outcome.created.includes(booking)
-      ? 'New booking'
-      : outcome.cancelled.includes(booking)
-        ? 'Cancelled booking'
-        : 'Changed booking';
+    // One notice per teacher per change, as with mail: a booking moved says from when to when.
+    const times = (list: PartyBookingRow[]) =>
+      [
+        ...new Set(
+          list
+            .filter((b) => b.teacher_id === booking.teacher_id)
+            .map((b) => formatLocalTime(b.starts_at, event.timezone)),
+        ),
+      ].join(', ');
+    const [made, gone] = [times(outcome.created), times(outcome.cancelled)];
+    const [what, body] =
+      made && gone
+        ? ['Booking moved', `Booking moved from ${gone} to ${made}`]
+        : made
+          ? ['New booking', `New booking at ${made}`]
+          : gone
+            ? ['Cancelled booking', `Cancelled booking at ${gone}`]
+            : ['Changed booking', `Changed booking at ${formatLocalTime(booking.starts_at, event.timezone)}`];
     pushes.push(
       notice([booking.teacher_id], {
         action: 'booking',
         title: `${event.name}: ${what.toLowerCase()}`,
-        body: `${what} at ${formatLocalTime(booking.starts_at, event.timezone)}`,
+        body,
         url: `/event/details-teacher?eventId=${event.id}`,
       }),
     );
