@@ -114,4 +114,15 @@ describe('the booking mail opens the booking', () => {
     );
     expect((await mailedAddress(e.parent.email)).search).toBe('');
   });
+
+  it('in the mail of bookings cancelled because a teacher left: "Book again" opens the booking page', async () => {
+    // The Maths teacher the other family booked in the first test leaves.
+    const maths = e.teachers[0]?.id ?? 0;
+    expectStatus(await e.http.post(`users/delete?id=${maths}&role=teacher`, e.admin.token), 200);
+    const mail = await lastMailTo(t.db, e.otherParent.email);
+    expect(mail?.subject).toBe('Year 9 consultations: your booking was cancelled');
+    const url = new URL(mail?.links[0] ?? '');
+    expect(url.pathname).toBe(bookingPath(EVENT_GROUPS.parentTeacher, e.code));
+    expect(await openedBy(url)).toEqual([]);
+  });
 });

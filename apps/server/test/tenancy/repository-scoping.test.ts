@@ -731,12 +731,12 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         result: false,
         refused: 'a composite foreign key',
       },
-      issueEventLinkWithoutPassword: {
+      issueEventLinksWithoutPassword: {
         write: ({ db, s, o }) =>
-          tokens.issueEventLinkWithoutPassword(db, {
+          tokens.issueEventLinksWithoutPassword(db, {
             schoolId: s.schoolId,
             eventId: o.eventId,
-            userId: o.parent.id,
+            userIds: [o.parent.id],
           }),
         result: false,
       },

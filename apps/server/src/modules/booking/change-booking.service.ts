@@ -18,7 +18,7 @@ import { withTransactionRetry } from '../../lib/transaction-retry';
 import { recordAudit } from '../audit/audit.service';
 import { bookingChangeEntry, bookingGuestsEntry } from '../audit/audit-entries';
 import { issueTickets, matchTickets } from '../tickets/tickets.service';
-import { issueEventLinkWithoutPassword } from '../tokens/tokens.repository';
+import { issueEventLinksWithoutPassword } from '../tokens/tokens.repository';
 import { type Booker, bookerFor, bookingRole, openFrom } from './booker';
 import * as repo from './booking.repository';
 import {
@@ -276,7 +276,9 @@ async function applyChange(
   const link =
     change.familyLink ??
     (change.byAdmin
-      ? await issueEventLinkWithoutPassword(trx, { schoolId, eventId: event.id, userId: party.userId })
+      ? (
+          await issueEventLinksWithoutPassword(trx, { schoolId, eventId: event.id, userIds: [party.userId] })
+        ).get(party.userId)
       : null);
   const messages = await bookingChangeMessages(ctx, event, family, {
     created: createdRows,

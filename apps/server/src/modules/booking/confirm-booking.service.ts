@@ -5,7 +5,7 @@ import type { Actor } from '../../lib/actor';
 import { notFound, unprocessable } from '../../lib/http-error';
 import { recordAudit } from '../audit/audit.service';
 import { bookingEntry } from '../audit/audit-entries';
-import { issueEventLinkWithoutPassword } from '../tokens/tokens.repository';
+import { issueEventLinksWithoutPassword } from '../tokens/tokens.repository';
 import type { Booker } from './booker';
 import * as repo from './booking.repository';
 import { eventFor, liveBooking, partyOf, partyOfBooking } from './booking.service';
@@ -33,13 +33,13 @@ export async function confirmBooking(
     const created = all.filter((row) => row.id === bookingId);
     await recordAudit(trx, actor, bookingEntry('booking.confirmed', event, created[0]));
     // A family without a password opens their booking from the mail with a personal link.
-    const link = await issueEventLinkWithoutPassword(trx, { schoolId, eventId, userId: party.userId });
+    const links = await issueEventLinksWithoutPassword(trx, { schoolId, eventId, userIds: [party.userId] });
     await mailBookingChange(ctx, trx, event, family, {
       created,
       cancelled: [],
       all,
       confirmation: true,
-      link,
+      link: links.get(party.userId),
     });
     return {
       message: BOOKING_TEXT.confirmed,

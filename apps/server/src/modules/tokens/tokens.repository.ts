@@ -70,37 +70,29 @@ export async function issueEventLinks(
 }
 
 /**
- * A personal booking link for the event's booking mail, for a person without a password (nothing else opens
- * their booking from the mail); null for someone who has one (they log in). The insert is the check.
+ * Personal booking links for an event's booking mails, for the people of these who have no password
+ * (nothing else opens their booking from a mail): the raw token of each by user id; someone with a password
+ * logs in and gets none. The insert is the check.
  */
-export async function issueEventLinkWithoutPassword(
+export async function issueEventLinksWithoutPassword(
   db: Db,
-  input: { schoolId: number; eventId: number; userId: number },
-): Promise<string | null> {
-  const { token, hash } = newToken();
+  input: { schoolId: number; eventId: number; userIds: number[] },
+): Promise<Map<number, string>> {
+  const links = new Map<number, string>();
+  const asked = [...new Set(input.userIds)].map((userId) => ({ userId, ...newToken() }));
   const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.event).toISOString();
-  const issued = await db
-    .insertInto('auth_tokens')
-    .columns(['token_hash', 'user_id', 'school_id', 'kind', 'event_id', 'expires_at'])
-    .expression(
-      db
-        .selectFrom('users as u')
-        .select([
-          sql<string>`${hash}::text`.as('token_hash'),
-          'u.id',
-          'u.school_id',
-          sql<TokenKind>`'event'`.as('kind'),
-          sql<number>`${input.eventId}::int`.as('event_id'),
-          sql<Date>`${expiresAt}::timestamptz`.as('expires_at'),
-        ])
-        .where('u.id', '=', input.userId)
-        .where('u.school_id', '=', input.schoolId)
-        .where('u.status', '=', 1)
-        .where('u.password_hash', 'is', null),
-    )
-    .returning('id')
-    .executeTakeFirst();
-  return issued ? token : null;
+  for (let i = 0; i < asked.length; i += 1000) {
+    const part = asked.slice(i, i + 1000);
+    const values = sql.join(part.map((row) => sql`(${row.userId}::int, ${row.hash}::text)`));
+    const { rows } = await sql<{ user_id: number }>`insert into auth_tokens
+        (token_hash, user_id, school_id, kind, event_id, expires_at)
+      select v.hash, u.id, u.school_id, 'event', ${input.eventId}::int, ${expiresAt}::timestamptz
+      from (values ${values}) as v(user_id, hash) join users u on u.id = v.user_id
+      where u.school_id = ${input.schoolId} and u.status = 1 and u.password_hash is null
+      returning user_id`.execute(db);
+    for (const row of rows) links.set(row.user_id, part.find((p) => p.userId === row.user_id)?.token ?? '');
+  }
+  return links;
 }
 
 /** Marks a single-use token used and returns it, in one conditional update: two racing uses get one win. */
