@@ -362,8 +362,10 @@ export const personRef = z.object({ id: z.number(), name: z.string(), email: z.s
 
 export const recipientItem = personRef.extend({
   roles: z.array(z.enum(['parent', 'student'])),
-  /** Has a live booking in this event (as parent or student). */
+  /** Their family has a live booking in this event (they, a child, the child's other parent, a parent). */
   booked: z.boolean(),
+  /** The same for everyone of one family: "who hasn't booked" counts families, not people. */
+  familyId: z.number(),
 });
 export type RecipientItem = z.infer<typeof recipientItem>;
 

@@ -70,6 +70,7 @@ export const SERVER_TEXT = {
   invitationResent: 'If an invitation is waiting for that email, we have sent it again.',
   invitationValid: 'Invitation found. Set a password to finish joining.',
   invitationAccepted: 'Invitation accepted. Log in with your existing password.',
+  invitationUsed: 'This invitation has already been accepted. Log in with your password.',
   passwordSet: 'Your password is set. Welcome!',
   loggedOut: 'Logged out.',
   pageSessionKept: 'This browser will open your home page sooner.',

@@ -1,4 +1,5 @@
 import type { Role } from '@parley/domain/roles';
+import { NAMED_ROUTES } from '@parley/domain/routes';
 import type { OutgoingMail } from './outbox.repository';
 
 // Plain, clear mails: the school's name up top, a few lines, one obvious link (also as text).
@@ -122,6 +123,24 @@ export function invitationMail(who: Who, role: Role, token: string): OutgoingMai
       'Accept the invitation to set your password. The link works for 7 days.',
     ],
     action: { label: 'Accept invitation', url: `${who.appUrl}${acceptPath[role]}?token=${token}` },
+  });
+}
+
+/**
+ * A role added to an account that already has a password: nothing to accept, so no invitation link, only
+ * the news and the way in (the password they have).
+ */
+export function roleAddedMail(who: Who, roles: Role[]): OutgoingMail {
+  const as = roles.map((role) => roleWords[role]).join(' and ');
+  return composeMail({
+    ...who,
+    subject: `${who.schoolName} added you on ${who.product} as ${as}`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [
+      `${who.schoolName} has added you on ${who.product} as ${as}, as well as what you were already.`,
+      'Log in with your email and the password you already have.',
+    ],
+    action: { label: 'Log in', url: `${who.appUrl}${NAMED_ROUTES.login}` },
   });
 }
 

@@ -58,16 +58,29 @@ export function bookingChangePushes(
     if (booking.teacher_id === null || notified.has(booking.teacher_id)) continue;
     const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
     if (!(event.booking_notifications || optedIn) || !pushWanted(booking.teacher_settings).bookings) continue;
-    const what = outcome.created.includes(booking)
-      ? 'New booking'
-      : outcome.cancelled.includes(booking)
-        ? 'Cancelled booking'
-        : 'Changed booking';
+    // One notice per teacher per change, as with mail: a booking moved says from when to when.
+    const times = (list: PartyBookingRow[]) =>
+      [
+        ...new Set(
+          list
+            .filter((b) => b.teacher_id === booking.teacher_id)
+            .map((b) => formatLocalTime(b.starts_at, event.timezone)),
+        ),
+      ].join(', ');
+    const [made, gone] = [times(outcome.created), times(outcome.cancelled)];
+    const [what, body] =
+      made && gone
+        ? ['Booking moved', `Booking moved from ${gone} to ${made}`]
+        : made
+          ? ['New booking', `New booking at ${made}`]
+          : gone
+            ? ['Cancelled booking', `Cancelled booking at ${gone}`]
+            : ['Changed booking', `Changed booking at ${formatLocalTime(booking.starts_at, event.timezone)}`];
     pushes.push(
       notice([booking.teacher_id], {
         action: 'booking',
         title: `${event.name}: ${what.toLowerCase()}`,
-        body: `${what} at ${formatLocalTime(booking.starts_at, event.timezone)}`,
+        body,
         url: `/event/details-teacher?eventId=${event.id}`,
       }),
     );
@@ -143,13 +156,23 @@ export async function pushEventNews(
  * An invitation to a further role, for someone who already has an account here (only they can have a
  * subscription). The link itself is a credential: it stays in the mail; the push says where to look.
  */
-export function pushInvitation(trx: Db, schoolId: number, userId: number, schoolName: string, role: string) {
+export function pushInvitation(
+  trx: Db,
+  schoolId: number,
+  userId: number,
+  schoolName: string,
+  role: string,
+  /** The role is theirs already (an account with a password): nothing to accept. */
+  added = false,
+) {
   return enqueuePush(trx, schoolId, {
     userIds: [userId],
     payload: {
       action: 'invitation',
-      title: `${schoolName}: an invitation`,
-      body: `You are invited as ${role}. Open the invitation mail to accept.`,
+      title: added ? `${schoolName}: a new role` : `${schoolName}: an invitation`,
+      body: added
+        ? `You are now also ${role}.`
+        : `You are invited as ${role}. Open the invitation mail to accept.`,
       url: '/home',
     } satisfies PushPayload,
     ttlSeconds: DAY,

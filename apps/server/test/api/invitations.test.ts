@@ -103,22 +103,28 @@ describe('invitations', () => {
     expect((set.json() as LoginAnswer).user.roles).toEqual([role]);
   });
 
-  it('an email with an account in the same school gets the role added: one user, two roles', async () => {
+  it('an email with an account in the same school gets the role at once: one user, two roles, no password to set', async () => {
     const admin = await registeredSchool(t.app, t.db, 'Two Hats School');
     const invited = await invite(t, admin.schoolId, { role: 'teacher', email: admin.email.toUpperCase() });
-    expect(invited).toMatchObject({ userId: admin.userId, created: false });
+    expect(invited).toMatchObject({ userId: admin.userId, created: false, hasAccount: true });
     expect(
       await t.db.selectFrom('users').select('id').where('email', '=', admin.email).execute(),
     ).toHaveLength(1);
     expect((await rolesOf(admin.userId)).map((r) => r.role)).toEqual(['admin', 'teacher']);
-    expect((await rolesOf(admin.userId)).find((r) => r.role === 'teacher')?.accepted_at).toBeNull();
-
-    const shown = await accept('teacher', invited.token);
-    expect(shown.statusCode).toBe(200);
-    expect(shown.json()).toMatchObject({ needsPassword: false, message: SERVER_TEXT.invitationAccepted });
+    // They have a password: the role is theirs, they are told so and shown the way in, not invited.
     expect((await rolesOf(admin.userId)).find((r) => r.role === 'teacher')?.accepted_at).toBeInstanceOf(Date);
-    // Accepted: the link is used up, and the old password still signs in with both roles.
-    expect((await accept('teacher', invited.token)).statusCode).toBe(400);
+    const mail = await lastMailTo(t.db, admin.email);
+    expect(mail?.subject).toBe('Two Hats School added you on Parley as a teacher');
+    expect(mail?.links).toEqual([`${TEST_APP_URL}/auth/login`]);
+    const liveInvites = await t.db
+      .selectFrom('auth_tokens')
+      .select('id')
+      .where('user_id', '=', admin.userId)
+      .where('kind', '=', 'invite')
+      .where('used_at', 'is', null)
+      .execute();
+    expect(liveInvites).toHaveLength(0);
+    // The old password signs in with both roles.
     const signedIn = (await login(t.app, admin.email)).json() as LoginAnswer;
     expect(signedIn.user.roles).toEqual(['admin', 'teacher']);
     const index = await t.app.inject({
@@ -199,12 +205,20 @@ describe('invitations', () => {
       expect((await accept('teacher', fresh.token)).statusCode).toBe(200);
       expect((await accept('teacher', invited.token)).statusCode).toBe(200);
       expect((await setPassword('set-teacher-password', invited.token)).statusCode).toBe(200);
+      // Opened again, either link says it is accepted and leads to the login, not "invalid" (issue 36).
       for (const token of [fresh.token, invited.token]) {
         const done = await accept('teacher', token);
-        expect(done.statusCode).toBe(400);
-        expect(done.json()).toMatchObject({ message: SERVER_TEXT.tokenInvalid });
+        expect(done.statusCode).toBe(200);
+        expect(done.json()).toMatchObject({
+          message: SERVER_TEXT.invitationUsed,
+          needsPassword: false,
+          email: invited.email,
+          role: 'teacher',
+        });
         expect((await setPassword('set-teacher-password', token)).statusCode).toBe(400);
       }
+      // For another role's page it is still no invitation at all.
+      expect((await accept('parent', invited.token)).statusCode).toBe(400);
     });
 
     it('sends nothing once the invitation is accepted, with the same answer', async () => {

@@ -1,6 +1,6 @@
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, login, registeredSchool, uniqueEmail, uniqueIp } from '../factories';
+import { bearer, invite, login, registeredSchool, uniqueEmail, uniqueIp } from '../factories';
 import { mailCount, tokenFromLastMail } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 
@@ -156,4 +156,30 @@ describe('password reset', () => {
     expect(response.json()).toEqual({ message: SERVER_TEXT.resetRequested });
     expect(await mailCount(t.db, school.email)).toBe(before);
   });
+
+  it('a password set by a reset accepts the invitations waiting for that mailbox (issue 36)', async () => {
+    const school = await registeredSchool(t.app, t.db);
+    const invited = await invite(t, school.schoolId, { role: 'parent' });
+    expect(await parentInvitation(school.accessToken, invited.email)).toBe('pending');
+    const done = await reset(await resetToken(invited.email), { password: NEW_PASSWORD });
+    expect(done.statusCode).toBe(200);
+    expect(await parentInvitation(school.accessToken, invited.email)).toBe('accepted');
+    expect((await login(t.app, invited.email, NEW_PASSWORD)).statusCode).toBe(200);
+    // The invitation's link is done: opened again, it leads to the login.
+    const opened = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/accept-parent-invite?token=${encodeURIComponent(invited.token)}`,
+    });
+    expect(opened.json()).toMatchObject({ message: SERVER_TEXT.invitationUsed, needsPassword: false });
+  });
+
+  async function parentInvitation(adminToken: string, email: string) {
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/parents',
+      headers: bearer(adminToken),
+    });
+    const items = (list.json() as { items: Array<{ email: string; invitation: string }> }).items;
+    return items.find((item) => item.email === email)?.invitation;
+  }
 });

@@ -77,4 +77,52 @@ describe('booking mails', () => {
     await bookWith(3, 7);
     expect(await mailCount(t.db, e.parent.email)).toBe(before);
   });
+
+  it('mails a teacher once for siblings booked together, and once for a move, naming all of it', async () => {
+    // The event's booking notifications are on (above): the Maths teacher both children have is mailed.
+    const maths = teacher(0);
+    const both = (slotId: number) =>
+      e.children.map((child) => ({ slotId, studentId: child.id, subjectId: e.subjects[0] }));
+    // One appointment per family with a teacher: the first test's goes first.
+    const page = await bookingPage(e, e.parent.token, e.code);
+    for (const mine of page.bookings.filter((b) => b.teacherId === maths.id))
+      await e.http.post(`events/remove-booking?eventId=${e.eventId}`, e.parent.token, { bookingId: mine.id });
+    // Past every other appointment the earlier tests made.
+    const at = (time: string) =>
+      page.grid.flatMap((g) => (g.teacherId === maths.id ? g.slots : [])).find((s) => s.time === time)?.id;
+    const [from, to] = [at('17:20'), at('17:40')];
+    const lastMail = () =>
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', maths.email)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+    const before = await mailCount(t.db, maths.email);
+    const made = await booked(e, e.parent.token, both(from ?? 0));
+    expect(made.created).toHaveLength(2);
+    expect(await mailCount(t.db, maths.email)).toBe(before + 1);
+    const booking = await lastMail();
+    expect(booking.subject).toBe('Year 9 consultations: new booking at 17:20');
+    for (const child of e.children) expect(booking.text_body).toContain(child.firstName);
+
+    const familyBefore = await mailCount(t.db, e.parent.email);
+    const moved = await booked(e, e.parent.token, both(to ?? 0), { cancelBookingIds: made.created });
+    expect(await mailCount(t.db, maths.email)).toBe(before + 2);
+    const move = await lastMail();
+    expect(move.subject).toBe('Year 9 consultations: booking moved from 17:20 to 17:40');
+    expect(move.text_body).toContain('Booking moved from 17:20 to 17:40.');
+    for (const child of e.children) expect(move.text_body).toContain(child.firstName);
+    // The family's confirmations are off (above): their own mail is the last test's concern.
+    expect(await mailCount(t.db, e.parent.email)).toBe(familyBefore);
+
+    // The school confirming it tells the family; the teacher heard of it when it was booked.
+    expectStatus(
+      await e.http.post(`events/confirm-booking?eventId=${e.eventId}`, e.admin.token, {
+        bookingId: moved.created[0],
+      }),
+      200,
+    );
+    expect(await mailCount(t.db, maths.email)).toBe(before + 2);
+  });
 });

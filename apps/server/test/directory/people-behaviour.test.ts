@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenFromLastMail } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 import {
   type Api,
@@ -264,19 +263,22 @@ describe('deactivation', () => {
 });
 
 describe('one account, several roles', () => {
-  it('create-teacher for a parent of the school adds the teacher role; a second create-teacher is 409', async () => {
+  it('create-teacher for a parent of the school adds the teacher role, accepted; a second create-teacher is 409', async () => {
     const parent = await addMember(t, admin.token, 'parent', { firstName: 'Pia', lastName: 'Both' });
     const res = await http.post('users/create-teacher', admin.token, {
       firstName: 'Other',
       lastName: 'Name',
       email: parent.email,
     });
-    expect(expectStatus(res, 200)).toEqual({ id: parent.id, message: `Invitation sent to ${parent.email}.` });
+    expect(expectStatus(res, 200)).toEqual({
+      id: parent.id,
+      message: `${parent.email} now also has the teacher role; we told them by email.`,
+    });
     const view = expectStatus(
       await http.get(`users/view-teacher-for-admin?id=${parent.id}`, admin.token),
       200,
     );
-    expect(view).toMatchObject({ roles: ['teacher', 'parent'], name: 'Pia Both', invitation: 'pending' });
+    expect(view).toMatchObject({ roles: ['teacher', 'parent'], name: 'Pia Both', invitation: 'accepted' });
     expect(await ids('users/teachers')).toContain(parent.id);
     expect(await ids('users/parents')).toContain(parent.id);
     const accounts = await t.db.selectFrom('users').select('id').where('email', '=', parent.email).execute();
@@ -292,10 +294,7 @@ describe('one account, several roles', () => {
       errors: { email: [`${parent.email} is already a teacher of this school.`] },
     });
 
-    // They already have a password: opening the teacher invitation accepts it without a new one.
-    const { token } = await tokenFromLastMail(t.db, parent.email);
-    const accept = expectStatus(await http.get(`users/accept-teacher-invite?token=${token}`), 200);
-    expect(accept.needsPassword).toBe(false);
+    // They already have a password: the role is theirs at once, no invitation to accept.
     const me = expectStatus(await http.get(`users/view?id=${parent.id}`, parent.token), 200);
     expect(me).toMatchObject({ roles: ['teacher', 'parent'], isTeacher: true, isParent: true });
     const list = expectStatus<{ items: Array<{ id: number; invitation: string }> }>(

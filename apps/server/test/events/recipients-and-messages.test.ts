@@ -104,11 +104,20 @@ describe('recipients', () => {
       200,
     );
     const event = await viewEvent(http, token, id);
+    const item = (person: Person, name: string, role: 'parent' | 'student', familyId: number) => ({
+      id: person.id,
+      name,
+      email: person.email,
+      roles: [role],
+      booked: false,
+      familyId,
+    });
+    // Pat is Sam's parent: one family, keyed by its smallest id.
     expect(event.recipients).toEqual([
-      { id: p(0).id, name: 'Pat Brown', email: p(0).email, roles: ['parent'], booked: false },
-      { id: s(0).id, name: 'Sam Brown', email: s(0).email, roles: ['student'], booked: false },
-      { id: p(1).id, name: 'Quinn Green', email: p(1).email, roles: ['parent'], booked: false },
-      { id: p(2).id, name: 'Rae White', email: p(2).email, roles: ['parent'], booked: false },
+      item(p(0), 'Pat Brown', 'parent', s(0).id),
+      item(s(0), 'Sam Brown', 'student', s(0).id),
+      item(p(1), 'Quinn Green', 'parent', s(1).id),
+      item(p(2), 'Rae White', 'parent', p(2).id),
     ]);
 
     const removed = await http.post(`events/remove-recipient?eventId=${id}`, token, { userId: p(2).id });

@@ -734,6 +734,15 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         result: false,
         refused: 'a composite foreign key',
       },
+      issueEventLinksWithoutPassword: {
+        write: ({ db, s, o }) =>
+          tokens.issueEventLinksWithoutPassword(db, {
+            schoolId: s.schoolId,
+            eventId: o.eventId,
+            userIds: [o.parent.id],
+          }),
+        result: false,
+      },
       listSessions: {
         read: ({ db, s, o }) => tokens.listSessions(db, { userId: o.admin.id, schoolId: s.schoolId }, ''),
       },
@@ -744,6 +753,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       revokeEventLinks: { write: ({ db, s, o }) => tokens.revokeEventLinks(db, s.schoolId, o.parent.id) },
       consumeToken: { noSchool: 'by the token itself, which names its school' },
       findLiveToken: { noSchool: 'by the token itself, which names its school' },
+      findUsedToken: { noSchool: 'by the token itself, which names its school' },
       revokeTokens: { noSchool: byUser },
       revokeAccessToken: { noSchool: 'by the token itself, which names its school' },
       findSession: { noSchool: 'by the token itself, before the school is known (parley_session)' },
@@ -780,6 +790,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       findUserById: { noSchool: byUser },
       emailExists: { noSchool: 'an email is one account across schools' },
       markRoleAccepted: { noSchool: byUser },
+      acceptInvitedRoles: { noSchool: byUser },
       pendingInvitedRoles: { noSchool: byUser },
       setPassword: { noSchool: byUser },
       markEmailVerified: { noSchool: byUser },

@@ -28,6 +28,7 @@ import { consumeToken, issueToken, revokeAccessToken, revokeTokens } from '../to
 import { mailNewLink } from '../tokens/tokens.service';
 import { toCurrentUser } from '../users/current-user';
 import {
+  acceptInvitedRoles,
   countLogin,
   createUser,
   emailExists,
@@ -242,7 +243,10 @@ export async function resetPassword(ctx: AppContext, rawToken: string | undefine
     const row = await consumeToken(trx, token, 'reset');
     if (!row) throw invalidToken();
     await setPassword(trx, row.user_id, passwordHash);
-    await revokeTokens(trx, row.user_id, ['access', 'reset']);
+    // The reset link proves the mailbox as an invitation's does: roles waiting for it are accepted, and
+    // the invitation links are done.
+    await acceptInvitedRoles(trx, row.user_id);
+    await revokeTokens(trx, row.user_id, ['access', 'reset', 'invite']);
     return row.user_id;
   });
   const user = await findUserById(ctx.db, userId);

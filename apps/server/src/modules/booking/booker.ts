@@ -20,6 +20,8 @@ export type Booker = {
   viaLink: boolean;
   /** The one event a personal link opens; null for a login. */
   linkEventId: number | null;
+  /** The personal link itself, given back in the family's booking mail (it opens their booking). */
+  linkToken?: string;
 };
 
 declare module 'fastify' {
@@ -50,6 +52,7 @@ export async function resolveBooker(db: Db, request: FastifyRequest): Promise<Bo
         roles: await findRoles(db, found.userId),
         viaLink: true,
         linkEventId: found.eventId,
+        linkToken: link,
       };
     }
   }

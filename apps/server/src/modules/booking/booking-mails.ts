@@ -30,6 +30,8 @@ type Outcome = {
   confirmation?: boolean;
   /** Tickets issued with the new bookings (ticketed events): each goes in the mail as a QR and a link. */
   tickets?: IssuedTicket[];
+  /** The family's personal booking link, for a family who books without a password: it opens their booking. */
+  link?: string | null;
 };
 
 /** Each ticket as an inline QR image (PNG, error correction Q, spec §9) with its name and link. */
@@ -126,6 +128,86 @@ export function bookingCalendar(
   ]);
 }
 
+/** The bookings of one time of a teacher's schedule (siblings seen together share it) and who they are. */
+function appointments(bookings: PartyBookingRow[], zone: string) {
+  const byStart = new Map<number, PartyBookingRow[]>();
+  for (const booking of bookings) {
+    const at = booking.starts_at.getTime();
+    byStart.set(at, [...(byStart.get(at) ?? []), booking]);
+  }
+  return [...byStart.values()].map((group) => {
+    const first = group[0] as PartyBookingRow;
+    const distinct = (values: Array<string | null>) => [
+      ...new Set(values.filter((v): v is string => Boolean(v))),
+    ];
+    const students = distinct(group.map((b) => b.student_name)).join(', ');
+    const subjects = distinct(group.map((b) => b.subject_name)).join(', ');
+    const who = first.parent_name ? `${first.parent_name}${students ? ` (${students})` : ''}` : students;
+    return {
+      time: formatLocalTime(first.starts_at, zone),
+      when: when(first, zone),
+      who: `${who}${subjects ? `, ${subjects}` : ''}`,
+    };
+  });
+}
+
+/**
+ * Teachers who asked (or whose event asks) for a mail per booking: one mail each per change, naming all
+ * it did to their schedule (siblings booked together, a booking moved), never one mail per booking row.
+ */
+function teacherMails(ctx: AppContext, event: BookingEventRow, outcome: Outcome): OutgoingMail[] {
+  const zone = event.timezone;
+  const teachers = new Map<
+    string,
+    { name: string; created: PartyBookingRow[]; cancelled: PartyBookingRow[] }
+  >();
+  for (const kind of ['created', 'cancelled'] as const) {
+    for (const booking of outcome[kind]) {
+      if (!booking.teacher_email) continue;
+      const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
+      if (!event.booking_notifications && !optedIn) continue;
+      const teacher = teachers.get(booking.teacher_email) ?? {
+        name: booking.teacher_name ?? '',
+        created: [],
+        cancelled: [],
+      };
+      teacher[kind].push(booking);
+      teachers.set(booking.teacher_email, teacher);
+    }
+  }
+  return [...teachers].map(([to, teacher]) => {
+    const created = appointments(teacher.created, zone);
+    const cancelled = appointments(teacher.cancelled, zone);
+    const times = (list: typeof created) => list.map((item) => item.time).join(', ');
+    const plural = (list: typeof created) => (list.length === 1 ? 'booking' : 'bookings');
+    const subject =
+      created.length > 0 && cancelled.length > 0
+        ? `${plural(created)} moved from ${times(cancelled)} to ${times(created)}`
+        : created.length > 0
+          ? `new ${plural(created)} at ${times(created)}`
+          : `cancelled ${plural(cancelled)} at ${times(cancelled)}`;
+    return composeMail({
+      product: ctx.config.appName,
+      schoolName: event.school_name,
+      schoolId: event.school_id,
+      to,
+      subject: `${event.name}: ${subject}`,
+      greeting: `Hello ${teacher.name.split(' ')[0] ?? ''},`,
+      lines: [
+        ...(created.length > 0 && cancelled.length > 0
+          ? [`${subject[0]?.toUpperCase()}${subject.slice(1)}.`]
+          : []),
+        ...cancelled.flatMap((item) => [`Cancelled booking: ${item.when}`, item.who]),
+        ...created.flatMap((item) => [`New booking: ${item.when}`, item.who]),
+      ],
+      action: {
+        label: 'Open your schedule',
+        url: `${ctx.config.appUrl}/event/details-teacher?eventId=${event.id}`,
+      },
+    });
+  });
+}
+
 /** What a booking change sends: the family's mail, teachers' mails, and the pushes. */
 export async function bookingChangeMessages(
   ctx: AppContext,
@@ -157,7 +239,10 @@ export async function bookingChangeMessages(
           : ['You have no appointments booked at this event now.']),
         `Times are in ${zone}. The attached calendar file adds them to your calendar.`,
       ],
-      action: { label: 'View or change your booking', url },
+      action: {
+        label: 'View or change your booking',
+        url: outcome.link ? `${url}?link=${outcome.link}` : url,
+      },
       ...(issued.images.length > 0 && {
         images: issued.images,
         after: 'Show each ticket’s QR code at the door, on your phone or printed.',
@@ -166,34 +251,8 @@ export async function bookingChangeMessages(
     mail.attachments = [bookingCalendar(ctx, event, outcome.all, outcome.cancelled), ...issued.attachments];
     mails.push(mail);
   }
-  // Teachers who asked (or whose event asks) for a mail per booking.
-  const changed = [
-    ...outcome.created.map((booking) => ({ booking, what: 'New booking' })),
-    ...outcome.cancelled.map((booking) => ({ booking, what: 'Cancelled booking' })),
-  ];
-  for (const { booking, what } of changed) {
-    if (!booking.teacher_email) continue;
-    const optedIn = withSettingsDefaults(booking.teacher_settings ?? {}).notifications.bookingNotifications;
-    if (!event.booking_notifications && !optedIn) continue;
-    mails.push(
-      composeMail({
-        product: ctx.config.appName,
-        schoolName: event.school_name,
-        schoolId: event.school_id,
-        to: booking.teacher_email,
-        subject: `${event.name}: ${what.toLowerCase()} at ${formatLocalTime(booking.starts_at, zone)}`,
-        greeting: `Hello ${booking.teacher_name?.split(' ')[0] ?? ''},`,
-        lines: [
-          `${what}: ${when(booking, zone)}`,
-          `${booking.parent_name ?? booking.student_name ?? ''}${booking.parent_name && booking.student_name ? ` (${booking.student_name})` : ''}${booking.subject_name ? `, ${booking.subject_name}` : ''}`,
-        ],
-        action: {
-          label: 'Open your schedule',
-          url: `${ctx.config.appUrl}/event/details-teacher?eventId=${event.id}`,
-        },
-      }),
-    );
-  }
+  // A school's confirmation tells the family; the teacher heard of the booking when it was made.
+  if (!outcome.confirmation) mails.push(...teacherMails(ctx, event, outcome));
   return { mails, pushes: bookingChangePushes(event, family, outcome) };
 }
 

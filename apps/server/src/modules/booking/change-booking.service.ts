@@ -18,6 +18,7 @@ import { withTransactionRetry } from '../../lib/transaction-retry';
 import { recordAudit } from '../audit/audit.service';
 import { bookingChangeEntry, bookingGuestsEntry } from '../audit/audit-entries';
 import { issueTickets, matchTickets } from '../tickets/tickets.service';
+import { issueEventLinksWithoutPassword } from '../tokens/tokens.repository';
 import { type Booker, bookerFor, bookingRole, openFrom } from './booker';
 import * as repo from './booking.repository';
 import {
@@ -77,6 +78,8 @@ type Change = {
   byAdmin: boolean;
   /** Who acts for the family (byAdmin): the change goes in the audit trail. */
   actor?: Actor;
+  /** The personal link the family books through: their mail opens their booking with it. */
+  familyLink?: string | undefined;
 };
 
 /** Field checks of the items that need no database: guests and gown size within the event's options. */
@@ -268,12 +271,22 @@ async function applyChange(
         bookingGuestsEntry(event, row, inPlace.find((pair) => pair.booking.id === row.id)?.booking ?? row),
       ),
     ]);
+  // The family's mail opens their booking: through the personal link they booked with, or, when the school
+  // acted for a family without a password, a new one.
+  const link =
+    change.familyLink ??
+    (change.byAdmin
+      ? (
+          await issueEventLinksWithoutPassword(trx, { schoolId, eventId: event.id, userIds: [party.userId] })
+        ).get(party.userId)
+      : null);
   const messages = await bookingChangeMessages(ctx, event, family, {
     created: createdRows,
     cancelled,
     changed: changedRows,
     all: after,
     tickets,
+    link,
   });
   // The transaction's last statement: the messages, and the COMMIT with them.
   const full = await repo.sendAndCommit(trx, schoolId, booked, messages, { last: true });
@@ -491,6 +504,7 @@ export function updateSlotForBooking(
     cancelBookingIds: body.cancelBookingIds ?? [],
     idempotencyKey: body.idempotencyKey,
     byAdmin: false,
+    familyLink: booker.linkToken,
   });
 }
 
@@ -522,6 +536,7 @@ export async function removeBooking(
     idempotencyKey: null,
     byAdmin: !ownsIt,
     actor,
+    ...(ownsIt && { familyLink: booker.linkToken }),
   });
 }
 

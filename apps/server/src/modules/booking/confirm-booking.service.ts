@@ -5,6 +5,7 @@ import type { Actor } from '../../lib/actor';
 import { notFound, unprocessable } from '../../lib/http-error';
 import { recordAudit } from '../audit/audit.service';
 import { bookingEntry } from '../audit/audit-entries';
+import { issueEventLinksWithoutPassword } from '../tokens/tokens.repository';
 import type { Booker } from './booker';
 import * as repo from './booking.repository';
 import { eventFor, liveBooking, partyOf, partyOfBooking } from './booking.service';
@@ -31,7 +32,15 @@ export async function confirmBooking(
     const all = await repo.partyBookings(trx, schoolId, eventId, party);
     const created = all.filter((row) => row.id === bookingId);
     await recordAudit(trx, actor, bookingEntry('booking.confirmed', event, created[0]));
-    await mailBookingChange(ctx, trx, event, family, { created, cancelled: [], all, confirmation: true });
+    // A family without a password opens their booking from the mail with a personal link.
+    const links = await issueEventLinksWithoutPassword(trx, { schoolId, eventId, userIds: [party.userId] });
+    await mailBookingChange(ctx, trx, event, family, {
+      created,
+      cancelled: [],
+      all,
+      confirmation: true,
+      link: links.get(party.userId),
+    });
     return {
       message: BOOKING_TEXT.confirmed,
       bookings: all.map((row) => myBookingView(row, event.timezone)),

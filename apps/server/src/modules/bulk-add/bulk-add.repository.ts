@@ -69,9 +69,12 @@ export async function upsertPeople(
   return ids;
 }
 
-/** Grants roles; returns the (user, role) pairs that were new, the ones that get an invitation. */
+/**
+ * Grants roles; returns the (user, role) pairs that were new. A role of an active account with a password
+ * is accepted as it is granted (nothing to accept); the others wait for their invitation.
+ */
 export async function grantRoles(db: Db, schoolId: number, grants: Array<{ userId: number; role: Role }>) {
-  const added: Array<{ userId: number; role: Role }> = [];
+  const added: Array<{ userId: number; role: Role; accepted: boolean }> = [];
   for (const part of chunks(grants)) {
     const rows = await db
       .insertInto('user_roles')
@@ -81,12 +84,16 @@ export async function grantRoles(db: Db, schoolId: number, grants: Array<{ userI
           school_id: schoolId,
           role: g.role,
           invited_at: sql`now()`,
+          accepted_at: sql<Date | null>`(select now() from users u where u.id = ${g.userId}
+            and u.school_id = ${schoolId} and u.status = 1 and u.password_hash is not null)`,
         })),
       )
       .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
-      .returning(['user_id', 'role'])
+      .returning(['user_id', 'role', 'accepted_at'])
       .execute();
-    added.push(...rows.map((row) => ({ userId: row.user_id, role: row.role })));
+    added.push(
+      ...rows.map((row) => ({ userId: row.user_id, role: row.role, accepted: row.accepted_at !== null })),
+    );
   }
   return added;
 }

@@ -15,7 +15,7 @@ import type { Db } from '../../db/database';
 import type { Actor } from '../../lib/actor';
 import { unprocessable } from '../../lib/http-error';
 import { newToken } from '../../lib/tokens';
-import { invitationMail } from '../../mail/templates';
+import { invitationMail, roleAddedMail } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
 import { recordAudit } from '../audit/audit.service';
 import { personSubject } from '../audit/audit-entries';
@@ -87,31 +87,34 @@ async function writePeople(
   let invited = 0;
   if (sendInvite && added.length) {
     const school = await findSchool(trx, schoolId);
+    const who = (userId: number) => {
+      const person = byId.get(userId);
+      return {
+        product: ctx.config.appName,
+        appUrl: ctx.config.appUrl,
+        schoolName: school.name,
+        schoolId,
+        to: person?.email ?? '',
+        firstName: person?.firstName ?? '',
+      };
+    };
     const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.invite);
-    // One invitation per person: the first new role (a parent who is also a teacher accepts once).
+    // One invitation per person: the first new role (a parent who is also a teacher accepts once). One who
+    // has an account already is told of all their new roles in one mail, with nothing to accept.
     const firstRole = new Map<number, Role>();
-    for (const grant of added) if (!firstRole.has(grant.userId)) firstRole.set(grant.userId, grant.role);
+    const rolesOfAccounts = new Map<number, Role[]>();
+    for (const grant of added) {
+      if (grant.accepted)
+        rolesOfAccounts.set(grant.userId, [...(rolesOfAccounts.get(grant.userId) ?? []), grant.role]);
+      else if (!firstRole.has(grant.userId)) firstRole.set(grant.userId, grant.role);
+    }
     const tokens = [...firstRole].map(([userId, role]) => ({ userId, role, ...newToken(), expiresAt }));
     await repo.insertInviteTokens(trx, schoolId, tokens);
-    await repo.insertMails(
-      trx,
-      tokens.map((t) => {
-        const person = byId.get(t.userId);
-        return invitationMail(
-          {
-            product: ctx.config.appName,
-            appUrl: ctx.config.appUrl,
-            schoolName: school.name,
-            schoolId,
-            to: person?.email ?? '',
-            firstName: person?.firstName ?? '',
-          },
-          t.role,
-          t.token,
-        );
-      }),
-    );
-    invited = tokens.length;
+    await repo.insertMails(trx, [
+      ...tokens.map((t) => invitationMail(who(t.userId), t.role, t.token)),
+      ...[...rolesOfAccounts].map(([userId, roles]) => roleAddedMail(who(userId), roles)),
+    ]);
+    invited = tokens.length + rolesOfAccounts.size;
   }
   const created = [...unique.keys()].filter((email) => !before.has(email) && ids.has(email)).length;
   return { ids, created, rolesAdded: added.length, invited };

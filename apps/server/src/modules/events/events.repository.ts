@@ -543,7 +543,20 @@ export function peopleWithRoles(
 
 export type RecipientRow = Awaited<ReturnType<typeof listRecipients>>[number];
 
-/** An event's recipients, with their family roles. */
+/**
+ * A person's family, one step out: them, their children and those children's other parents, and their own
+ * parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked (issue 36).
+ */
+const familyOf = (user: 'u.id') => {
+  const id = sql.ref(user);
+  return sql<number[]>`array(select ${id}
+    union select ps.student_id from parent_students ps where ps.parent_id = ${id}
+    union select co.parent_id from parent_students ps
+      join parent_students co on co.student_id = ps.student_id where ps.parent_id = ${id}
+    union select ps.parent_id from parent_students ps where ps.student_id = ${id})`;
+};
+
+/** An event's recipients, with their family roles and their family (familyOf). */
 export function listRecipients(db: Db, schoolId: number, eventId: number) {
   return db
     .selectFrom('event_recipients as er')
@@ -558,6 +571,7 @@ export function listRecipients(db: Db, schoolId: number, eventId: number) {
       >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
         'roles',
       ),
+      familyOf('u.id').as('family'),
     ])
     .where('er.school_id', '=', schoolId)
     .where('er.event_id', '=', eventId)
@@ -637,7 +651,10 @@ export function listScanners(db: Db, schoolId: number, eventId: number) {
     .execute();
 }
 
-/** Recipients to message: everyone, or those without a live booking in the event; active accounts only. */
+/**
+ * Recipients to message: everyone, or those whose family (familyOf) has no live booking in the event;
+ * active accounts only.
+ */
 export function messageRecipients(
   db: Db,
   schoolId: number,
@@ -661,11 +678,8 @@ export function messageRecipients(
               .select('b.id')
               .whereRef('b.event_id', '=', 'er.event_id')
               .where('b.status', '=', 'booked')
-              .where((inner) =>
-                inner.or([
-                  inner('b.parent_id', '=', inner.ref('u.id')),
-                  inner('b.student_id', '=', inner.ref('u.id')),
-                ]),
+              .where(
+                sql<boolean>`(b.parent_id = any(${familyOf('u.id')}) or b.student_id = any(${familyOf('u.id')}))`,
               ),
           ),
         ),

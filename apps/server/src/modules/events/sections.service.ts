@@ -11,6 +11,7 @@ import { HttpError, notFound, unprocessable } from '../../lib/http-error';
 import { enqueueMails } from '../../mail/outbox.repository';
 import { bookingsCancelledMail, type CancelReason } from '../../mail/templates';
 import { findSchool } from '../accounts/accounts.repository';
+import { issueEventLinksWithoutPassword } from '../tokens/tokens.repository';
 import * as repo from './events.repository';
 import {
   type DesiredSlot,
@@ -141,19 +142,29 @@ export async function cancelAndNotify(
     school.id,
     bookings.map((booking) => booking.id),
   );
-  const families = new Map<string, { firstName: string; lines: string[] }>();
+  const families = new Map<string, { firstName: string; userId: number; lines: string[] }>();
   for (const booking of bookings) {
     const to = booking.parent_email ?? booking.student_email;
-    if (!to) continue;
+    const userId = booking.parent_email ? booking.parent_id : booking.student_id;
+    if (!to || userId === null) continue;
     const firstName =
       (booking.parent_email ? booking.parent_name : booking.student_name)?.split(' ')[0] ?? '';
-    const family = families.get(to) ?? { firstName, lines: [] };
+    const family = families.get(to) ?? { firstName, userId, lines: [] };
     family.lines.push(
       `${bookingLine(booking, school.timezone)}${booking.student_name && booking.parent_email ? ` (${booking.student_name})` : ''}`,
     );
     families.set(to, family);
   }
   const url = `${ctx.config.appUrl}${bookingPath(event.group_int, event.code)}`;
+  // "Book again" opens the booking page for a family without a password too: with a personal link.
+  const links =
+    reason === 'eventDeleted'
+      ? new Map<number, string>()
+      : await issueEventLinksWithoutPassword(trx, {
+          schoolId: school.id,
+          eventId: event.id,
+          userIds: [...families.values()].map((family) => family.userId),
+        });
   await enqueueMails(
     trx,
     [...families].map(([to, family]) =>
@@ -166,7 +177,12 @@ export async function cancelAndNotify(
           to,
           firstName: family.firstName,
         },
-        { eventName: event.name, reason, bookings: family.lines, url },
+        {
+          eventName: event.name,
+          reason,
+          bookings: family.lines,
+          url: links.has(family.userId) ? `${url}?link=${links.get(family.userId)}` : url,
+        },
       ),
     ),
   );

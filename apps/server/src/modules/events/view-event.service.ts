@@ -158,7 +158,7 @@ function toDetail(
   }));
   const path = bookingPath(event.group_int, event.code);
   const labelOf = perInstant((instant) => formatLocalDateTime(instant, tz));
-  // A recipient has booked when a live booking names them, as parent or as student.
+  // A recipient has booked when a live booking names someone of their family, as parent or as student.
   const bookedUsers = new Set<number>();
   for (const booking of parts.bookings) {
     if (booking.status !== 'booked') continue;
@@ -221,7 +221,9 @@ function toDetail(
       roles: recipient.roles.filter(
         (role): role is 'parent' | 'student' => role === 'parent' || role === 'student',
       ),
-      booked: bookedUsers.has(recipient.id),
+      booked: recipient.family.some((id) => bookedUsers.has(id)),
+      // One key per family (its smallest id), so a screen counts families, not people.
+      familyId: Math.min(...recipient.family),
     })),
     canScanUserIds: parts.scanners.map((scanner) => scanner.id),
     scanners: parts.scanners,

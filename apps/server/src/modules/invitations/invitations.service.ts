@@ -7,13 +7,15 @@ import { badRequest, conflict, forbidden } from '../../lib/http-error';
 import { hashPassword } from '../../lib/passwords';
 import { mayMail } from '../../lib/rate-limit';
 import type { SessionClient } from '../../lib/session-client';
-import { invitationMail } from '../../mail/templates';
+import { enqueueMails } from '../../mail/outbox.repository';
+import { invitationMail, roleAddedMail } from '../../mail/templates';
 import { pushInvitation } from '../../push/push-messages';
 import { findSchool } from '../accounts/accounts.repository';
 import { startSession } from '../accounts/accounts.service';
-import { consumeToken, findLiveToken, revokeTokens } from '../tokens/tokens.repository';
+import { consumeToken, findLiveToken, findUsedToken, revokeTokens } from '../tokens/tokens.repository';
 import { mailNewLink } from '../tokens/tokens.service';
 import {
+  acceptInvitedRoles,
   createUser,
   findRoles,
   findUserByEmail,
@@ -39,7 +41,7 @@ export async function inviteUser(
   schoolId: number,
   invitee: Invitee,
   options: { sendMail: boolean } = { sendMail: true },
-): Promise<{ userId: number; created: boolean; roleAdded: boolean }> {
+): Promise<{ userId: number; created: boolean; roleAdded: boolean; hasAccount: boolean }> {
   // This school's account of that email (row-level security hides another school's) ...
   const existing = await findUserByEmail(db, invitee.email);
   const owner = existing ? existing.school_id : await schoolOfEmail(db, invitee.email);
@@ -60,13 +62,29 @@ export async function inviteUser(
   if (existing && existing.status !== 1 && (await findRoles(db, existing.id)).length === 0) {
     await updateProfile(db, existing.id, { status: 1 });
   }
-  const roleAdded = await grantRole(db, { userId: user.id, schoolId, role: invitee.role, accepted: false });
+  // An active account with a password has proved its mailbox and has a way in: the role is theirs at once,
+  // and they are told so, with no password to set.
+  const hasAccount = existing?.password_hash != null && existing.status === 1;
+  const roleAdded = await grantRole(db, {
+    userId: user.id,
+    schoolId,
+    role: invitee.role,
+    accepted: hasAccount,
+  });
   if (options.sendMail && roleAdded) {
-    await sendInvitation(ctx, db, user.id, invitee.role);
+    if (hasAccount) await mailRoleAdded(ctx, db, user.id, [invitee.role]);
+    else await sendInvitation(ctx, db, user.id, invitee.role);
     if (existing)
-      await pushInvitation(db, schoolId, user.id, (await findSchool(db, schoolId)).name, invitee.role);
+      await pushInvitation(
+        db,
+        schoolId,
+        user.id,
+        (await findSchool(db, schoolId)).name,
+        invitee.role,
+        hasAccount,
+      );
   }
-  return { userId: user.id, created: !existing, roleAdded };
+  return { userId: user.id, created: !existing, roleAdded, hasAccount };
 }
 
 /**
@@ -90,13 +108,34 @@ export async function sendInvitation(
   );
 }
 
+/** Tells a person with an account that the school gave them these roles too. */
+async function mailRoleAdded(ctx: AppContext, db: Db, userId: number, roles: Role[]) {
+  const user = await findUserById(db, userId);
+  if (!user) return;
+  const school = await findSchool(db, user.school_id);
+  await enqueueMails(db, [
+    roleAddedMail(
+      {
+        product: ctx.config.appName,
+        appUrl: ctx.config.appUrl,
+        schoolName: school.name,
+        schoolId: school.id,
+        to: user.email,
+        firstName: user.first_name,
+      },
+      roles,
+    ),
+  ]);
+}
+
 const invalidInvitation = () => badRequest(SERVER_TEXT.tokenInvalid, { token: [SERVER_TEXT.tokenInvalid] });
 
 /** What an invitation page shows; a person who already has a password is done at this point. */
 export async function readInvitation(ctx: AppContext, role: Role, token: string | undefined) {
   if (!token) throw badRequest(SERVER_TEXT.tokenMissing, { token: [SERVER_TEXT.tokenMissing] });
   const live = await findLiveToken(ctx.db, token, 'invite');
-  if (!live || live.role !== role) throw invalidInvitation();
+  if (!live) return usedInvitation(ctx, role, token);
+  if (live.role !== role) throw invalidInvitation();
   const user = await findUserById(ctx.db, live.user_id);
   if (!user) throw invalidInvitation();
   const school = await findSchool(ctx.db, user.school_id);
@@ -113,6 +152,26 @@ export async function readInvitation(ctx: AppContext, role: Role, token: string 
     role,
     subscriberName: school.name,
     needsPassword,
+  };
+}
+
+/**
+ * A link already used, by someone who now has a password and the role: "already accepted, log in", not
+ * "invalid" (they open the old mail again). Any other dead link stays invalid.
+ */
+async function usedInvitation(ctx: AppContext, role: Role, token: string) {
+  const used = await findUsedToken(ctx.db, token, 'invite');
+  const user = used?.role === role ? await findUserById(ctx.db, used.user_id) : undefined;
+  if (!user || user.password_hash === null || user.status !== 1) throw invalidInvitation();
+  if (!(await findRoles(ctx.db, user.id)).includes(role)) throw invalidInvitation();
+  const school = await findSchool(ctx.db, user.school_id);
+  return {
+    message: SERVER_TEXT.invitationUsed,
+    email: user.email,
+    firstName: user.first_name,
+    role,
+    subscriberName: school.name,
+    needsPassword: false,
   };
 }
 
@@ -139,8 +198,7 @@ export async function acceptWithPassword(
     await setPassword(trx, used.user_id, passwordHash);
     // Every role the school invited this person to is accepted by the one password they set, and so every
     // other invitation link of theirs is done.
-    for (const role of await pendingInvitedRoles(trx, used.user_id))
-      await markRoleAccepted(trx, used.user_id, role);
+    await acceptInvitedRoles(trx, used.user_id);
     await revokeTokens(trx, used.user_id, ['invite']);
     return used.user_id;
   });

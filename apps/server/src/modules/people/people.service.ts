@@ -129,7 +129,7 @@ async function createPerson(
   link: (trx: Db, created: Created) => Promise<void>,
   actor: Actor,
 ) {
-  const userId = await ctx.db.transaction().execute(async (trx) => {
+  const { userId, hasAccount } = await ctx.db.transaction().execute(async (trx) => {
     const invited = await inviteUser(ctx, trx, schoolId, { ...body, role }, { sendMail: body.sendInvite });
     if (!invited.roleAdded) {
       const name = ROLE_LABELS[role].toLowerCase();
@@ -149,13 +149,15 @@ async function createPerson(
         detail: { role },
       },
     );
-    return invited.userId;
+    return invited;
   });
   return {
     id: userId,
-    message: body.sendInvite
-      ? `Invitation sent to ${body.email}.`
-      : `${body.firstName} ${body.lastName} added.`,
+    message: !body.sendInvite
+      ? `${body.firstName} ${body.lastName} added.`
+      : hasAccount
+        ? `${body.email} now also has the ${ROLE_LABELS[role].toLowerCase()} role; we told them by email.`
+        : `Invitation sent to ${body.email}.`,
   };
 }
 

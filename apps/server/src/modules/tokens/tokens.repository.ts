@@ -69,6 +69,32 @@ export async function issueEventLinks(
   return links;
 }
 
+/**
+ * Personal booking links for an event's booking mails, for the people of these who have no password
+ * (nothing else opens their booking from a mail): the raw token of each by user id; someone with a password
+ * logs in and gets none. The insert is the check.
+ */
+export async function issueEventLinksWithoutPassword(
+  db: Db,
+  input: { schoolId: number; eventId: number; userIds: number[] },
+): Promise<Map<number, string>> {
+  const links = new Map<number, string>();
+  const asked = [...new Set(input.userIds)].map((userId) => ({ userId, ...newToken() }));
+  const expiresAt = new Date(Date.now() + TOKEN_TTL_MS.event).toISOString();
+  for (let i = 0; i < asked.length; i += 1000) {
+    const part = asked.slice(i, i + 1000);
+    const values = sql.join(part.map((row) => sql`(${row.userId}::int, ${row.hash}::text)`));
+    const { rows } = await sql<{ user_id: number }>`insert into auth_tokens
+        (token_hash, user_id, school_id, kind, event_id, expires_at)
+      select v.hash, u.id, u.school_id, 'event', ${input.eventId}::int, ${expiresAt}::timestamptz
+      from (values ${values}) as v(user_id, hash) join users u on u.id = v.user_id
+      where u.school_id = ${input.schoolId} and u.status = 1 and u.password_hash is null
+      returning user_id`.execute(db);
+    for (const row of rows) links.set(row.user_id, part.find((p) => p.userId === row.user_id)?.token ?? '');
+  }
+  return links;
+}
+
 /** Marks a single-use token used and returns it, in one conditional update: two racing uses get one win. */
 export async function consumeToken(db: Db, token: string, kind: TokenKind) {
   return db
@@ -82,16 +108,25 @@ export async function consumeToken(db: Db, token: string, kind: TokenKind) {
     .executeTakeFirst();
 }
 
-/** Reads a live token without using it up (an invitation page shows who it is for before the password). */
-export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
-  return db
+/** A token of a kind by its value (only its hash is kept). */
+const tokenOf = (db: Db, token: string, kind: TokenKind) =>
+  db
     .selectFrom('auth_tokens')
     .select(['id', 'user_id', 'school_id', 'role'])
     .where('token_hash', '=', hashToken(token))
-    .where('kind', '=', kind)
+    .where('kind', '=', kind);
+
+/** Reads a live token without using it up (an invitation page shows who it is for before the password). */
+export async function findLiveToken(db: Db, token: string, kind: TokenKind) {
+  return tokenOf(db, token, kind)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();
+}
+
+/** A token already used (an invitation opened again after it was accepted), whether or not it has expired. */
+export async function findUsedToken(db: Db, token: string, kind: TokenKind) {
+  return tokenOf(db, token, kind).where('used_at', 'is not', null).executeTakeFirst();
 }
 
 /** Ends every live token of a kind for a user: logout everywhere, superseded invitations, resets. */

@@ -106,6 +106,19 @@ export async function markRoleAccepted(db: Db, userId: number, role: Role): Prom
     .execute();
 }
 
+/**
+ * Accepts every role the school invited this person to: a password they set from a link mailed to them
+ * (an invitation or a reset) proves the mailbox the invitations went to.
+ */
+export async function acceptInvitedRoles(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('user_roles')
+    .set({ accepted_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('accepted_at', 'is', null)
+    .execute();
+}
+
 /** Roles whose invitation was sent but not yet accepted. */
 export async function pendingInvitedRoles(db: Db, userId: number): Promise<Role[]> {
   const rows = await db

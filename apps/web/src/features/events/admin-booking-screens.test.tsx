@@ -322,11 +322,11 @@ describe('book for a family', () => {
 });
 
 describe('recipients: not booked yet', () => {
-  it('"Not booked yet (N)" shows only the recipients without a booking, and back', async () => {
+  it('"Not booked yet (N families)" shows only the recipients without a booking, and back', async () => {
     await openPage();
     const table = screen.getByRole('table', { name: 'Recipients' });
     expect(within(table).getByText('Ann Day')).toBeTruthy();
-    const chip = screen.getByRole('button', { name: 'Not booked yet (2)' });
+    const chip = screen.getByRole('button', { name: 'Not booked yet (2 families)' });
     expect(chip.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(chip);
     expect(chip.getAttribute('aria-pressed')).toBe('true');
@@ -340,7 +340,7 @@ describe('recipients: not booked yet', () => {
   it('says so when everyone has booked', async () => {
     const event = eventDetail();
     await openPage({ ...event, recipients: event.recipients.map((item) => ({ ...item, booked: true })) });
-    fireEvent.click(screen.getByRole('button', { name: 'Not booked yet (0)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Not booked yet (0 families)' }));
     expect(screen.getByText('Everyone on the list has booked.')).toBeTruthy();
   });
 });

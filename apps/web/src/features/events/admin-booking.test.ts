@@ -2,6 +2,7 @@ import type { MyBooking } from '@parley/domain/booking';
 import { updateSlotByAdminRequest } from '@parley/domain/booking';
 import { describe, expect, it } from 'vitest';
 import {
+  ADMIN_BOOKING_TEXT,
   bookingSummary,
   confirmedIdsOf,
   emptyFamilyBooking,
@@ -238,6 +239,16 @@ describe('recipients: not booked yet', () => {
     recipient({ id: 2, name: 'Ben Fox' }),
     recipient({ id: 3, name: 'Bea Cole' }),
   ];
+
+  it('counts families, not people: two parents of one child are one family', () => {
+    const family = [
+      recipient({ id: 4, name: 'Cal Day', familyId: 4 }),
+      recipient({ id: 5, name: 'Cat Day', familyId: 4 }),
+      recipient({ id: 6, name: 'Dan Ray' }),
+    ];
+    expect(notBookedCount(family)).toBe(2);
+    expect(ADMIN_BOOKING_TEXT.notBookedFilter(2)).toBe('Not booked yet (2 families)');
+  });
 
   it('counts and filters those without a live booking, with the search', () => {
     expect(notBookedCount(list)).toBe(2);

@@ -58,7 +58,8 @@ export const ADMIN_BOOKING_TEXT = {
   failed: 'Could not change the booking.',
   loadFailed: 'Could not load this family.',
   placesLeft: (count: number) => `${count} ${count === 1 ? 'place' : 'places'} left`,
-  notBookedFilter: (count: number) => `Not booked yet (${count})`,
+  notBookedFilter: (families: number) =>
+    `Not booked yet (${families} ${families === 1 ? 'family' : 'families'})`,
   everyoneBooked: 'Everyone on the list has booked.',
 } as const;
 
@@ -353,5 +354,6 @@ export function shownRecipients(
   );
 }
 
+/** The families on the list with no booking yet: two parents of one child are one family. */
 export const notBookedCount = (recipients: readonly RecipientItem[]) =>
-  recipients.filter((recipient) => !recipient.booked).length;
+  new Set(recipients.filter((recipient) => !recipient.booked).map((recipient) => recipient.familyId)).size;

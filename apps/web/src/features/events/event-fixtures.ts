@@ -49,6 +49,7 @@ export function recipient(over: Partial<RecipientItem> & { id: number; name: str
     email: `${over.name.split(' ')[0]?.toLowerCase()}@hill.test`,
     roles: ['parent'],
     booked: false,
+    familyId: over.id,
     ...over,
   };
 }

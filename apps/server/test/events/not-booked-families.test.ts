@@ -1,0 +1,57 @@
+import type { EventDetail } from '@parley/domain/events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addRecipients,
+  booked,
+  bookingPage,
+  type Evening,
+  evening,
+  freeSlots,
+  quickMember,
+} from '../booking/booking-helpers';
+import { expectStatus, type Member } from '../directory/directory-helpers';
+import { mailCount } from '../mailbox';
+import { createTestApp, type TestApp } from '../test-app';
+
+// "Who hasn't booked" asks it of families, not people (issue 36, point 12): when one parent books, the
+// other parent of the child has booked too — on the recipients list, in its count, and for a reminder to
+// those who have not booked.
+
+let t: TestApp;
+let e: Evening;
+let partner: Member;
+beforeAll(async () => {
+  t = await createTestApp();
+  e = await evening(t, { quick: true, travelMinutes: 0 });
+  partner = await quickMember(t, e.admin.token, 'parent', { studentIds: [e.children[0]?.id] });
+  await addRecipients(e, e.eventId, [e.parent.id, partner.id, e.otherParent.id]);
+  const grid = (await bookingPage(e, e.parent.token, e.code)).grid;
+  const slotId = freeSlots(grid, e.teachers[0]?.id ?? 0)[0] ?? 0;
+  await booked(e, e.parent.token, [{ slotId, studentId: e.children[0]?.id, subjectId: e.subjects[0] }]);
+});
+afterAll(() => t.close());
+
+describe('who has not booked: families', () => {
+  it('lists the partner of a parent who booked as booked, in the same family', async () => {
+    const { event } = expectStatus<{ event: EventDetail }>(
+      await e.http.get(`events/view?id=${e.eventId}`, e.admin.token),
+      200,
+    );
+    const of = (id: number) => event.recipients.find((recipient) => recipient.id === id);
+    expect(of(e.parent.id)?.booked).toBe(true);
+    expect(of(partner.id)?.booked).toBe(true);
+    expect(of(e.otherParent.id)?.booked).toBe(false);
+    expect(of(partner.id)?.familyId).toBe(of(e.parent.id)?.familyId);
+    expect(of(e.otherParent.id)?.familyId).not.toBe(of(e.parent.id)?.familyId);
+  });
+
+  it('reminds only the families that have not booked', async () => {
+    const before = await mailCount(t.db, partner.email);
+    const res = await e.http.post(`message-types/send?eventId=${e.eventId}`, e.admin.token, {
+      messageTypeName: 'reminder',
+      audience: 'notBooked',
+    });
+    expect(expectStatus(res, 200)).toEqual({ sent: 1, message: 'Reminder sent to 1 recipient.' });
+    expect(await mailCount(t.db, partner.email)).toBe(before);
+  });
+});
