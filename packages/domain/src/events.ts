@@ -299,6 +299,8 @@ export const eventListItem = z.object({
   createdAt: instant,
   /** "3 days ago" */
   createdAtHuman: z.string(),
+  /** "Thu 12 Mar 2026, 16:30": when, on the school's clock (issue 36). */
+  createdAtLabel: z.string(),
 });
 export type EventListItem = z.infer<typeof eventListItem>;
 

@@ -129,6 +129,7 @@ function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
     guestIndex: row.guest_index,
     eventDateLabel: formatLocalDateTime(row.starts_at, row.timezone),
     location: row.location,
+    timeZone: row.timezone,
   };
 }
 
@@ -464,6 +465,7 @@ export async function door(
   return {
     eventId,
     eventName: event.name,
+    timeZone: event.timezone,
     expected: counts.expected,
     admitted: counts.admitted,
     toCome: counts.to_come,
@@ -495,6 +497,9 @@ export async function offlineList(ctx: AppContext, caller: Caller, eventId: numb
     eventName: event.name,
     issuedAt: issuedAt.toISOString(),
     validUntil: new Date(issuedAt.getTime() + OFFLINE_LIST_TTL_MS).toISOString(),
+    timeZone: event.timezone,
+    opensAt: event.scan_opens_at?.toISOString() ?? null,
+    closesAt: event.scan_closes_at?.toISOString() ?? null,
     tickets: rows.map((row) => {
       const attendee = `${row.first_name} ${row.last_name}`.trim();
       return {
