@@ -192,23 +192,31 @@ async function scanUntilAdmitted(page: Page, name: string): Promise<string[]> {
   throw new Error(`${name} was never admitted; seen: ${seen.join(' | ')}`);
 }
 
-describe('tickets at the door (online)', () => {
-  let school: Awaited<ReturnType<typeof concert>>;
+/**
+ * Opens browsers for a test and closes them after it (a failed test photographs each first): call once
+ * in a describe.
+ */
+function browsersOfEachTest(name: string) {
   const browsers: Browser[] = [];
-  const open = async (...args: Parameters<typeof openBrowser>) => {
+  afterEach(async ({ task }) => {
+    for (const [index, browser] of browsers.entries()) {
+      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-${name}-${index}`);
+      await browser.close();
+    }
+    browsers.length = 0;
+  });
+  return async (...args: Parameters<typeof openBrowser>) => {
     const browser = await openBrowser(...args);
     browsers.push(browser);
     return browser;
   };
+}
+
+describe('tickets at the door (online)', () => {
+  let school: Awaited<ReturnType<typeof concert>>;
+  const open = browsersOfEachTest('tickets');
   beforeAll(async () => {
     school = await concert('door');
-  });
-  afterEach(async ({ task }) => {
-    for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-tickets-${index}`);
-      await browser.close();
-    }
-    browsers.length = 0;
   });
 
   it('a phone scans a real ticket once, again ("Already Scanned") and a forged one; the door and the family see it', async () => {
@@ -375,19 +383,7 @@ describe('tickets at the door (online)', () => {
 });
 
 describe('an American browser at a UK school (issue 36)', () => {
-  const browsers: Browser[] = [];
-  const open = async (...args: Parameters<typeof openBrowser>) => {
-    const browser = await openBrowser(...args);
-    browsers.push(browser);
-    return browser;
-  };
-  afterEach(async ({ task }) => {
-    for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-clock-${index}`);
-      await browser.close();
-    }
-    browsers.length = 0;
-  });
+  const open = browsersOfEachTest('clock');
 
   it('the scanner’s card links to the door page; the door and the ticket show London time in the school’s style', async () => {
     const school = await concert('clock');
@@ -431,19 +427,7 @@ describe('an American browser at a UK school (issue 36)', () => {
 });
 
 describe('an offline door', () => {
-  const browsers: Browser[] = [];
-  const open = async (...args: Parameters<typeof openBrowser>) => {
-    const browser = await openBrowser(...args);
-    browsers.push(browser);
-    return browser;
-  };
-  afterEach(async ({ task }) => {
-    for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-offline-${index}`);
-      await browser.close();
-    }
-    browsers.length = 0;
-  });
+  const open = browsersOfEachTest('offline');
 
   it('admits from its list without a network, sends the scans once when it returns, and two offline doors on one ticket show as a duplicate', {
     timeout: 240_000,
