@@ -213,6 +213,27 @@ describe('an en-US browser in New York, a school in London (issue 36)', () => {
     expect(shown()).not.toMatch(BROWSER_STYLE);
   });
 
+  it('the subjects list: the day each was added, on the school’s clock', async () => {
+    // Midnight UTC on 1 January is still 31 December in New York, and 1 January in London.
+    routes['/api/subjects/index'] = () =>
+      json(200, {
+        items: [
+          {
+            id: 1,
+            name: 'Maths',
+            teacherCount: 2,
+            studentCount: 0,
+            createdAt: '2026-01-01T00:00:00Z',
+            createdAtLabel: 'Thu 1 Jan 2026',
+          },
+        ],
+      });
+    renderAt('/subjects');
+    expect(await screen.findByText('Thu 1 Jan 2026')).toBeTruthy();
+    expect(shown()).not.toMatch(/Dec 2025/);
+    expect(shown()).not.toMatch(BROWSER_STYLE);
+  });
+
   it('the dev mailbox: every school’s mail, in UTC and the app’s style', async () => {
     const mail: DevMail = {
       id: 12,
