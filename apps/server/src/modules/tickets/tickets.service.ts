@@ -133,7 +133,7 @@ function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
   };
 }
 
-/** "Already scanned 25/11/2026, 19:02 by Ann Lee." in the school's time zone. */
+/** "Already scanned Wed 25 Nov 2026, 19:02 by Ann Lee." in the school's time zone and style. */
 function alreadyText(row: repo.TicketRow): string {
   const when = row.scanned_at ? formatLocalDateTime(row.scanned_at, row.timezone) : '';
   return TICKET_TEXT.alreadyScannedBy(when, row.scanned_by_name ?? 'a former member of staff');
