@@ -26,6 +26,7 @@ import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
+import { scanWindowState } from '@parley/domain/tickets';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -80,7 +81,12 @@ const TICKET_SELECT = [
   '"t"."scanned_at", "t"."scanned_by", "u"."first_name", "u"."last_name", "u"."email",',
   '"e"."name" as "event_name", "et"."group_int", "sc"."timezone", "b"."starts_at", "s"."location",',
   "nullif(trim(coalesce(sb.first_name, '') || ' ' || coalesce(sb.last_name, '')), '') as \"scanned_by_name\",",
-  'exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = $1) as "i_scan"',
+  'exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = $1) as "i_scan",',
+  // The door's window (issue 35) and the database's clock it is judged by, as doorRead selects them.
+  '(select min(ws.starts_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id)',
+  '- make_interval(hours => e.scan_opens_hours_before) as "scan_opens_at",',
+  '(select max(ws.ends_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id)',
+  '+ make_interval(hours => e.scan_closes_hours_after) as "scan_closes_at", now() as "checked_at"',
   'from "tickets" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id"',
   'inner join "events" as "e" on "e"."id" = "t"."event_id"',
   'inner join "event_types" as "et" on "et"."id" = "e"."event_type_id"',
@@ -176,6 +182,9 @@ type TicketRow = {
   status: string;
   scanned_at: Date | null;
   i_scan: boolean;
+  scan_opens_at: Date | null;
+  scan_closes_at: Date | null;
+  checked_at: Date;
 };
 type Run = <T>(text: string, values: unknown[]) => Promise<T[]>;
 
@@ -223,6 +232,9 @@ function bareApp(pool: pg.Pool) {
     if (!row) return { refusal: 'unknown' } as const;
     if (row.event_id !== door) return { row, refusal: 'other event' } as const;
     if (row.status !== 'valid') return { row, refusal: 'voided' } as const;
+    // The window, judged as the app judges it (by the database's clock read with the ticket).
+    const window = { opensAt: row.scan_opens_at, closesAt: row.scan_closes_at };
+    if (scanWindowState(window, row.checked_at) !== 'open') return { row, refusal: 'window' } as const;
     return { row } as const;
   };
   const ticket = (row: TicketRow) => ({

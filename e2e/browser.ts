@@ -51,6 +51,8 @@ export async function openBrowser(
   viewport: { width: number; height: number },
   options: {
     timezoneId?: string;
+    /** The browser's language and formats ("en-US"): the app must show the school's style whatever it is. */
+    locale?: string;
     isMobile?: boolean;
     /** The browser's name for itself (a phone's says "Mobile": the server renders a booking link for it). */
     userAgent?: string;
@@ -72,6 +74,7 @@ export async function openBrowser(
     args: [...FLAGS, ...(options.args ?? [])],
     viewport,
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
+    ...(options.locale && { locale: options.locale }),
     ...(options.userAgent && { userAgent: options.userAgent }),
     ...(options.isMobile && { isMobile: true, hasTouch: true }),
     ...(options.serviceWorkers && { serviceWorkers: options.serviceWorkers }),

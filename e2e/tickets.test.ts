@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import type { DoorState, EventTicketResponse, Ticket } from '@parley/domain/tickets';
+import { formatIsoDateTime } from '@parley/domain/time-zone';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
@@ -191,23 +192,31 @@ async function scanUntilAdmitted(page: Page, name: string): Promise<string[]> {
   throw new Error(`${name} was never admitted; seen: ${seen.join(' | ')}`);
 }
 
-describe('tickets at the door (online)', () => {
-  let school: Awaited<ReturnType<typeof concert>>;
+/**
+ * Opens browsers for a test and closes them after it (a failed test photographs each first): call once
+ * in a describe.
+ */
+function browsersOfEachTest(name: string) {
   const browsers: Browser[] = [];
-  const open = async (...args: Parameters<typeof openBrowser>) => {
+  afterEach(async ({ task }) => {
+    for (const [index, browser] of browsers.entries()) {
+      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-${name}-${index}`);
+      await browser.close();
+    }
+    browsers.length = 0;
+  });
+  return async (...args: Parameters<typeof openBrowser>) => {
     const browser = await openBrowser(...args);
     browsers.push(browser);
     return browser;
   };
+}
+
+describe('tickets at the door (online)', () => {
+  let school: Awaited<ReturnType<typeof concert>>;
+  const open = browsersOfEachTest('tickets');
   beforeAll(async () => {
     school = await concert('door');
-  });
-  afterEach(async ({ task }) => {
-    for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-tickets-${index}`);
-      await browser.close();
-    }
-    browsers.length = 0;
   });
 
   it('a phone scans a real ticket once, again ("Already Scanned") and a forged one; the door and the family see it', async () => {
@@ -373,20 +382,52 @@ describe('tickets at the door (online)', () => {
   });
 });
 
-describe('an offline door', () => {
-  const browsers: Browser[] = [];
-  const open = async (...args: Parameters<typeof openBrowser>) => {
-    const browser = await openBrowser(...args);
-    browsers.push(browser);
-    return browser;
-  };
-  afterEach(async ({ task }) => {
-    for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-offline-${index}`);
-      await browser.close();
+describe('an American browser at a UK school (issue 36)', () => {
+  const open = browsersOfEachTest('clock');
+
+  it('the scanner’s card links to the door page; the door and the ticket show London time in the school’s style', async () => {
+    const school = await concert('clock');
+    const [rosa] = school.issued as [Ticket];
+    await ok(school.admin.post('tickets/scan-ticket', { ticketId: rosa.ticketId, eventId: school.eventId }));
+    const [admitted] = (await school.door()).recent;
+    const when = formatIsoDateTime(admitted?.scannedDate ?? '', 'Europe/London');
+    const american = { locale: 'en-US', timezoneId: 'America/New_York' };
+    /** The browser's own style: "12/6/2026", "3:41 AM". */
+    const browserStyle = /\d{1,2}\/\d{1,2}\/\d{4}|\b[AP]M\b/;
+
+    for (const [device, viewport, phone] of [
+      ['desktop', DESKTOP, false],
+      ['phone', PHONE, true],
+    ] as const) {
+      const { page } = await open(viewport, { ...american, ...(phone && { isMobile: true }) });
+      await logIn(page, baseUrl, school.teacher.email, PASSWORD);
+      const card = page.getByRole('listitem').filter({ hasText: CONCERT });
+      const doorLink = card.getByRole('link', { name: 'Open the door page' });
+      await textOf(doorLink, 'Open the door page');
+      await shot(page, `${device}-clock-01-scanner-card`);
+      await doorLink.click();
+      const recent = page.getByRole('list', { name: 'Latest admissions' });
+      await textOf(recent, when);
+      expect(await page.locator('main').innerText()).not.toMatch(browserStyle);
+      await shot(page, `${device}-clock-02-door`, true);
     }
-    browsers.length = 0;
+
+    const { page } = await open(DESKTOP, american);
+    await logIn(page, baseUrl, school.parent.email, PASSWORD);
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: CONCERT })
+      .getByRole('button', { name: 'Show Ticket' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Your Ticket' });
+    await textOf(dialog, `Scanned: ${when}`);
+    expect(await dialog.innerText()).not.toMatch(browserStyle);
+    await shot(page, 'desktop-clock-03-your-ticket');
   });
+});
+
+describe('an offline door', () => {
+  const open = browsersOfEachTest('offline');
 
   it('admits from its list without a network, sends the scans once when it returns, and two offline doors on one ticket show as a duplicate', {
     timeout: 240_000,

@@ -74,6 +74,22 @@ export type EventMessageType = (typeof EVENT_MESSAGE_TYPES)[number];
 export const MESSAGE_AUDIENCES = ['all', 'notBooked'] as const;
 
 export const CSV_COLUMNS = ['Date', 'Time', 'Teacher', 'Location', 'Parent', 'Student', 'Subject', 'Status'];
+/** A ticketed event's CSV adds what its bookings table and door show (issue 36): guests and the tickets. */
+export const TICKET_CSV_COLUMNS = [
+  'Guests',
+  'Gown size',
+  'Ticket',
+  'Scanned at',
+  'Scanned by',
+  'Guests admitted',
+];
+/** The attendee's ticket in the CSV's "Ticket" column. */
+export const TICKET_CSV_STATUS = {
+  admitted: 'Admitted',
+  valid: 'Not admitted',
+  void: 'Void',
+  none: 'No ticket',
+} as const;
 
 // ── fields ───────────────────────────────────────────────────────────────────────────────────────────
 
@@ -283,6 +299,8 @@ export const eventListItem = z.object({
   createdAt: instant,
   /** "3 days ago" */
   createdAtHuman: z.string(),
+  /** "Thu 12 Mar 2026, 16:30": when, on the school's clock (issue 36). */
+  createdAtLabel: z.string(),
 });
 export type EventListItem = z.infer<typeof eventListItem>;
 

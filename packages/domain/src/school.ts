@@ -63,6 +63,8 @@ export const subjectItem = z.object({
   teacherCount: z.number(),
   studentCount: z.number(),
   createdAt: z.date(),
+  /** "Thu 12 Mar 2026": the day it was added, on the school's clock (issue 36). */
+  createdAtLabel: z.string(),
 });
 export type SubjectItem = z.infer<typeof subjectItem>;
 

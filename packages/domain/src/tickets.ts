@@ -165,6 +165,8 @@ export const ticketItem = z.object({
   /** When and where, in the school's time zone, for the ticket and its print. */
   eventDateLabel: z.string().nullable(),
   location: z.string().nullable(),
+  /** The school's IANA zone: the ticket's times are shown on its clock (issue 36). */
+  timeZone: z.string(),
 });
 export type Ticket = z.infer<typeof ticketItem>;
 
@@ -269,6 +271,8 @@ export const doorQuery = z.strictObject({ eventId: idParam, q: z.string().trim()
 export const doorResponse = z.object({
   eventId: z.number(),
   eventName: z.string(),
+  /** The school's IANA zone: the door's times are shown on its clock (issue 36). */
+  timeZone: z.string(),
   /** People expected: every live ticket (attendees and guests). */
   expected: z.number(),
   admitted: z.number(),
@@ -302,6 +306,11 @@ export const offlineListResponse = z.object({
   eventName: z.string(),
   issuedAt: z.string(),
   validUntil: z.string(),
+  /** The school's IANA zone, for the offline door's times. */
+  timeZone: z.string(),
+  /** The door's window (ISO instants; null while the event has no section): offline, it admits only inside. */
+  opensAt: z.string().nullable(),
+  closesAt: z.string().nullable(),
   tickets: z.array(
     z.object({ hash: z.string(), userName: z.string(), guestIndex: z.number(), scanned: z.boolean() }),
   ),

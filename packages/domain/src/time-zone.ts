@@ -126,6 +126,22 @@ export function formatLocalDateTime(instant: Date, timeZone: string, locale = 'e
   return `${formatLocalDate(instant, timeZone, locale)}, ${formatLocalTime(instant, timeZone, locale)}`;
 }
 
+/**
+ * An instant as the wire sends it (ISO text), in the zone and the app's style: "Thu 12 Mar 2026, 16:30".
+ * Every screen shows instants this way, whatever the browser's locale and zone (issue 36); text that is no
+ * instant is shown as it came.
+ */
+export function formatIsoDateTime(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatLocalDateTime(date, timeZone);
+}
+
+/** "16:30": an ISO instant's time of day in the zone; text that is no instant as it came. */
+export function formatIsoTime(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatLocalTime(date, timeZone);
+}
+
 // ── internals ────────────────────────────────────────────────────────────────────────────────────────
 
 // The same few instants are labelled over and over (an evening's slot times, on every grid and answer), and

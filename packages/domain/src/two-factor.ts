@@ -65,6 +65,8 @@ export const twoFactorStatus = z.object({
   available: z.boolean(),
   enabled: z.boolean(),
   enabledAt: z.string().nullable(),
+  /** "Tue 4 Mar 2031": the day it was turned on, on the school's clock (issue 36). */
+  enabledAtLabel: z.string().nullable(),
   recoveryCodesLeft: z.number(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;

@@ -1,4 +1,5 @@
 import { SERVER_TEXT, VALIDATION } from '@parley/domain/messages';
+import { formatLocalDate } from '@parley/domain/time-zone';
 import { RECOVERY_CODE_COUNT } from '@parley/domain/two-factor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open } from '../../src/lib/secret-box';
@@ -39,7 +40,13 @@ describe('two-factor sign-in (TOTP with recovery codes)', () => {
   it('enrols an admin: a pending secret (sealed at rest) and its URI, then a current code turns it on with 10 recovery codes', async () => {
     const admin = await registeredSchool(t.app, t.db, 'Enrol School');
     const before = await get(t.app, '/api/user/two-factor', admin.accessToken);
-    expect(before.json()).toEqual({ available: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0 });
+    expect(before.json()).toEqual({
+      available: true,
+      enabled: false,
+      enabledAt: null,
+      enabledAtLabel: null,
+      recoveryCodesLeft: 0,
+    });
 
     const started = await post(t.app, '/api/user/start-two-factor', admin.accessToken);
     expect(started.statusCode).toBe(200);
@@ -99,6 +106,8 @@ describe('two-factor sign-in (TOTP with recovery codes)', () => {
     const after = (await get(t.app, '/api/user/two-factor', admin.accessToken)).json();
     expect(after).toMatchObject({ available: true, enabled: true, recoveryCodesLeft: RECOVERY_CODE_COUNT });
     expect(Date.parse(after.enabledAt)).toBeGreaterThan(Date.now() - 60_000);
+    // The day, on the school's clock (issue 36).
+    expect(after.enabledAtLabel).toBe(formatLocalDate(new Date(after.enabledAt), 'Europe/London'));
     // Already on: starting again is refused and the secret is kept.
     expect((await post(t.app, '/api/user/start-two-factor', admin.accessToken)).statusCode).toBe(409);
     const kept = await t.db
@@ -369,6 +378,7 @@ describe('two-factor sign-in (TOTP with recovery codes)', () => {
       available: true,
       enabled: false,
       enabledAt: null,
+      enabledAtLabel: null,
       recoveryCodesLeft: 0,
     });
     const rows = await t.db
@@ -408,6 +418,7 @@ describe('two-factor sign-in (TOTP with recovery codes)', () => {
       available: false,
       enabled: false,
       enabledAt: null,
+      enabledAtLabel: null,
       recoveryCodesLeft: 0,
     });
     const start = await post(t.app, '/api/user/start-two-factor', teacher.accessToken);

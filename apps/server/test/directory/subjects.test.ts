@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { type Api, addPerson, addSubject, api, expectStatus, newSchool } from './directory-helpers';
@@ -15,7 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Subject = { id: number; name: string; teacherCount: number; studentCount: number; createdAt: string };
+type Subject = {
+  id: number;
+  name: string;
+  teacherCount: number;
+  studentCount: number;
+  createdAt: string;
+  createdAtLabel: string;
+};
 const list = async () =>
   expectStatus<{ items: Subject[] }>(await http.get('subjects/index', token), 200).items;
 
@@ -42,6 +50,7 @@ describe('subjects', () => {
       teacherCount: 2,
       studentCount: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      createdAtLabel: expect.stringMatching(/^\w{3} \d{1,2} \w{3} \d{4}$/),
     });
     expect(items.find((s) => s.id === algebra)).toMatchObject({ teacherCount: 1, studentCount: 0 });
   });
@@ -61,10 +70,39 @@ describe('subjects', () => {
       teacherCount: 1,
       studentCount: 0,
       createdAt: expect.any(String),
+      createdAtLabel: expect.any(String),
       teachers: [{ id: teacher.id, name: 'Dee Rama', email: teacher.email }],
     });
     expectStatus(await http.get('subjects/view?id=999999', token), 404);
     expect(expectStatus(await http.get('subjects/view', token), 422).errors).toHaveProperty('id');
+  });
+
+  it('says the day a subject was added on the school’s clock, not the server’s (issue 36)', async () => {
+    const id = await addSubject(t, token, 'Geology');
+    // 23:30 UTC on 12 March is 12:30 on 13 March in Auckland (NZDT, +13).
+    await sql`update subjects set created_at = '2026-03-12T23:30:00Z' where id = ${id}`.execute(t.db);
+    const { school_id } = await t.db
+      .selectFrom('subjects')
+      .select('school_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('schools')
+      .set({ timezone: 'Pacific/Auckland' })
+      .where('id', '=', school_id)
+      .execute();
+    try {
+      expect((await list()).find((s) => s.id === id)?.createdAtLabel).toBe('Fri 13 Mar 2026');
+      expect(expectStatus<Subject>(await http.get(`subjects/view?id=${id}`, token), 200).createdAtLabel).toBe(
+        'Fri 13 Mar 2026',
+      );
+    } finally {
+      await t.db
+        .updateTable('schools')
+        .set({ timezone: 'Europe/London' })
+        .where('id', '=', school_id)
+        .execute();
+    }
   });
 
   it('create refuses an empty, missing or too long name, and unknown fields', async () => {

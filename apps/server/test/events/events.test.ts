@@ -1,4 +1,5 @@
 import type { EventListItem, EventTypeItem } from '@parley/domain/events';
+import { formatLocalDateTime } from '@parley/domain/time-zone';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, addPerson, api, expectStatus } from '../directory/directory-helpers';
@@ -190,6 +191,8 @@ describe('events/index', () => {
       bookingCountForEvent: 2,
       createdAt: expect.any(String),
       createdAtHuman: 'just now',
+      // On the school's clock (New York), in the app's style (issue 36).
+      createdAtLabel: formatLocalDateTime(new Date(item?.createdAt ?? ''), 'America/New_York'),
     });
     // The app's forced-refresh flag is accepted.
     expectStatus(await http.get('events/index?forceRefresh=1', s.admin.token), 200);

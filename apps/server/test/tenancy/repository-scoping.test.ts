@@ -459,6 +459,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       findSlot: { read: ({ db, s, o }) => events.findSlot(db, s.schoolId, o.slotId) },
       bookingsQuery: { read: ({ db, s }) => events.bookingsQuery(db, s.schoolId).execute() },
       exportBookings: { read: ({ db, s, o }) => events.exportBookings(db, s.schoolId, o.eventId) },
+      exportTickets: { read: ({ db, s, o }) => events.exportTickets(db, s.schoolId, o.concertId) },
       listBookings: { read: ({ db, s, o }) => events.listBookings(db, s.schoolId, o.eventId) },
       liveBookingsOnSlots: { read: ({ db, s, o }) => events.liveBookingsOnSlots(db, s.schoolId, [o.slotId]) },
       liveBookingsOfEvent: { read: ({ db, s, o }) => events.liveBookingsOfEvent(db, s.schoolId, o.eventId) },

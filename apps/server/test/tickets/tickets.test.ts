@@ -542,6 +542,19 @@ describe('offline doors', () => {
     }
     expect(Date.parse(list.validUntil) - Date.parse(list.issuedAt)).toBe(OFFLINE_LIST_TTL_MS);
     expect(list.tickets[1]).toMatchObject({ guestIndex: 1, scanned: false });
+    // The school's zone and the door's window travel with it, so an offline door refuses as the server would.
+    const section = await t.db
+      .selectFrom('sections')
+      .innerJoin('schools', 'schools.id', 'sections.school_id')
+      .select(['sections.starts_at', 'sections.ends_at', 'schools.timezone'])
+      .where('sections.event_id', '=', ev.eventId)
+      .executeTakeFirstOrThrow();
+    const hours = SCAN_WINDOW_HOURS_MAX * 3_600_000;
+    expect(list).toMatchObject({
+      timeZone: section.timezone,
+      opensAt: new Date(new Date(section.starts_at).getTime() - hours).toISOString(),
+      closesAt: new Date(new Date(section.ends_at).getTime() + hours).toISOString(),
+    });
     expect(
       (await e.http.get(`tickets/offline-list?eventId=${ev.eventId}`, e.teachers[1]?.token)).statusCode,
     ).toBe(403);

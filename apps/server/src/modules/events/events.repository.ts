@@ -442,6 +442,26 @@ export function exportBookings(db: Db, schoolId: number, eventId: number) {
     .execute();
 }
 
+export type TicketCsvRow = Awaited<ReturnType<typeof exportTickets>>[number];
+
+/** Every ticket of an event, live and void, with who admitted it: the ticketed event's CSV. */
+export function exportTickets(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('tickets as tk')
+    .leftJoin('users as u', 'u.id', 'tk.scanned_by')
+    .select([
+      'tk.booking_id',
+      'tk.guest_index',
+      'tk.status',
+      'tk.scanned_at',
+      sql<string | null>`case when u.id is null then null else ${fullName('u')} end`.as('scanned_by_name'),
+    ])
+    .where('tk.school_id', '=', schoolId)
+    .where('tk.event_id', '=', eventId)
+    .orderBy('tk.id')
+    .execute();
+}
+
 export type ViewBookingRow = Awaited<ReturnType<typeof listBookings>>[number];
 
 /** Every booking of an event for its page: what the table shows, with the fewest joins (an evening has hundreds). */

@@ -1,3 +1,4 @@
+import { isTicketedGroup } from '@parley/domain/event-groups';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-error';
 import { bookingsCsv, csvFileName } from './bookings-csv';
@@ -8,9 +9,11 @@ import { loadSchool } from './sections.service';
 export async function bookingsExport(ctx: AppContext, schoolId: number, eventId: number) {
   const event = await repo.findEvent(ctx.db, schoolId, eventId);
   if (!event) throw notFound('Event not found.');
-  const [info, rows] = await Promise.all([
+  const ticketed = isTicketedGroup(event.group_int);
+  const [info, rows, tickets] = await Promise.all([
     loadSchool(ctx.db, schoolId),
     repo.exportBookings(ctx.db, schoolId, event.id),
+    ticketed ? repo.exportTickets(ctx.db, schoolId, event.id) : null,
   ]);
-  return { fileName: csvFileName(event.name), csv: bookingsCsv(rows, info.timezone) };
+  return { fileName: csvFileName(event.name), csv: bookingsCsv(rows, info.timezone, tickets) };
 }

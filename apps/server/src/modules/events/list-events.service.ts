@@ -6,6 +6,7 @@ import {
   toSectionSummary,
 } from '@parley/domain/events';
 import { timeAgo } from '@parley/domain/relative-time';
+import { formatLocalDateTime } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import { listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
@@ -14,7 +15,12 @@ import { loadSchool } from './sections.service';
 
 // The events list (spec §4 Events): every event of the school with its sections, and the event types.
 
-function toListItem(row: repo.EventRow, sections: SectionSummary[], now: Date): EventListItem {
+function toListItem(
+  row: repo.EventRow,
+  sections: SectionSummary[],
+  now: Date,
+  timeZone: string,
+): EventListItem {
   const status = statusOf(row.status);
   return {
     id: row.id,
@@ -30,6 +36,7 @@ function toListItem(row: repo.EventRow, sections: SectionSummary[], now: Date): 
     bookingCountForEvent: row.booking_count,
     createdAt: row.created_at.toISOString(),
     createdAtHuman: timeAgo(row.created_at, now),
+    createdAtLabel: formatLocalDateTime(row.created_at, timeZone),
   };
 }
 
@@ -48,7 +55,7 @@ export async function listEvents(ctx: AppContext, schoolId: number) {
   }
   const now = new Date();
   return {
-    events: events.map((event) => toListItem(event, byEvent.get(event.id) ?? [], now)),
+    events: events.map((event) => toListItem(event, byEvent.get(event.id) ?? [], now, school.timezone)),
     eventTypes: types.map(toTypeItem),
     message: EVENT_TEXT.listed,
   };

@@ -8,10 +8,11 @@ type Owner = { userId: number; schoolId: number };
 
 export function findTwoFactor(db: Db, owner: Owner) {
   return db
-    .selectFrom('two_factor')
-    .select(['secret', 'enabled_at', 'last_step'])
-    .where('user_id', '=', owner.userId)
-    .where('school_id', '=', owner.schoolId)
+    .selectFrom('two_factor as tf')
+    .innerJoin('schools as sc', 'sc.id', 'tf.school_id')
+    .select(['tf.secret', 'tf.enabled_at', 'tf.last_step', 'sc.timezone'])
+    .where('tf.user_id', '=', owner.userId)
+    .where('tf.school_id', '=', owner.schoolId)
     .executeTakeFirst();
 }
 

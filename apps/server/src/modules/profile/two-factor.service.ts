@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SERVER_TEXT } from '@parley/domain/messages';
+import { formatLocalDate } from '@parley/domain/time-zone';
 import {
   type ConfirmTwoFactorRequest,
   normaliseCode,
@@ -45,6 +46,7 @@ export async function status(ctx: AppContext, caller: Caller) {
     available: caller.roles.includes('admin'),
     enabled,
     enabledAt: row?.enabled_at ? new Date(row.enabled_at).toISOString() : null,
+    enabledAtLabel: row?.enabled_at ? formatLocalDate(new Date(row.enabled_at), row.timezone) : null,
     recoveryCodesLeft: enabled ? await countRecoveryCodesLeft(ctx.db, caller) : 0,
   };
 }

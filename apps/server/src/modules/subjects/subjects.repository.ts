@@ -4,10 +4,12 @@ import type { Db } from '../../db/database';
 const withCounts = (db: Db, schoolId: number) =>
   db
     .selectFrom('subjects as s')
+    .innerJoin('schools as sc', 'sc.id', 's.school_id')
     .select([
       's.id',
       's.name',
       's.created_at as createdAt',
+      'sc.timezone',
       sql<number>`(select count(*)::int from teacher_subjects ts where ts.subject_id = s.id)`.as(
         'teacherCount',
       ),
@@ -16,6 +18,8 @@ const withCounts = (db: Db, schoolId: number) =>
       ),
     ])
     .where('s.school_id', '=', schoolId);
+
+export type SubjectRow = Awaited<ReturnType<ReturnType<typeof withCounts>['execute']>>[number];
 
 export function listSubjects(db: Db, schoolId: number) {
   return withCounts(db, schoolId).orderBy(sql`lower(s.name)`).execute();

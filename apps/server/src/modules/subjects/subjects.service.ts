@@ -1,3 +1,4 @@
+import { formatLocalDate } from '@parley/domain/time-zone';
 import type { Db } from '../../db/database';
 import { conflict, notFound } from '../../lib/http-error';
 import { isUniqueViolation } from '../../lib/pg-errors';
@@ -13,14 +14,19 @@ const duplicate = (name: string) => {
   return conflict(text, { name: [text] });
 };
 
-export function listSubjects(db: Db, schoolId: number) {
-  return repo.listSubjects(db, schoolId);
+/** A subject as the screens show it: the day it was added on the school's clock, not the browser's. */
+function toItem({ timezone, ...subject }: repo.SubjectRow) {
+  return { ...subject, createdAtLabel: formatLocalDate(subject.createdAt, timezone) };
+}
+
+export async function listSubjects(db: Db, schoolId: number) {
+  return (await repo.listSubjects(db, schoolId)).map(toItem);
 }
 
 export async function viewSubject(db: Db, schoolId: number, id: number) {
   const subject = await repo.findSubject(db, schoolId, id);
   if (!subject) throw notFound(SUBJECT_NOT_FOUND);
-  return { ...subject, teachers: await teachersForSubject(db, schoolId, subject.id) };
+  return { ...toItem(subject), teachers: await teachersForSubject(db, schoolId, subject.id) };
 }
 
 export async function createSubject(db: Db, schoolId: number, name: string) {

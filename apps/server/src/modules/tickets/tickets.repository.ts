@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 
@@ -115,6 +115,20 @@ function ticketSelect(db: Db, schoolId: number) {
     .where('t.school_id', '=', schoolId);
 }
 
+/**
+ * The scanning window of the event `e` (its school and id as the query names them): hours before its first
+ * section starts to hours after its last one ends; null without sections (migration 024).
+ */
+const scanWindow = (school: RawBuilder<unknown>, event: RawBuilder<unknown>) =>
+  [
+    sql<Date | null>`(select min(ws.starts_at) from sections ws where ws.school_id = ${school} and ws.event_id = ${event}) - make_interval(hours => e.scan_opens_hours_before)`.as(
+      'scan_opens_at',
+    ),
+    sql<Date | null>`(select max(ws.ends_at) from sections ws where ws.school_id = ${school} and ws.event_id = ${event}) + make_interval(hours => e.scan_closes_hours_after)`.as(
+      'scan_closes_at',
+    ),
+  ] as const;
+
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['execute']>>[number];
 
 /**
@@ -127,12 +141,7 @@ function doorRead(db: Db, schoolId: number, userId: number) {
     sql<boolean>`exists (select 1 from event_scanners es where es.event_id = t.event_id and es.user_id = ${userId})`.as(
       'i_scan',
     ),
-    sql<Date | null>`(select min(ws.starts_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id) - make_interval(hours => e.scan_opens_hours_before)`.as(
-      'scan_opens_at',
-    ),
-    sql<Date | null>`(select max(ws.ends_at) from sections ws where ws.school_id = t.school_id and ws.event_id = t.event_id) + make_interval(hours => e.scan_closes_hours_after)`.as(
-      'scan_closes_at',
-    ),
+    ...scanWindow(sql`t.school_id`, sql`t.event_id`),
     sql<Date>`now()`.as('checked_at'),
   ]);
 }
@@ -172,12 +181,16 @@ export function ticketsOfHolder(db: Db, schoolId: number, eventId: number, userI
     .execute();
 }
 
-/** The event a ticket call names, with its group (only groups 2 and 3 issue tickets). */
+/**
+ * The event a ticket call names, with its group (only groups 2 and 3 issue tickets), the school's zone its
+ * times are shown in and its scanning window (as doorRead reckons it), which an offline door carries.
+ */
 export function ticketEvent(db: Db, schoolId: number, eventId: number) {
   return db
     .selectFrom('events as e')
     .innerJoin('event_types as et', 'et.id', 'e.event_type_id')
-    .select(['e.id', 'e.name', 'et.group_int'])
+    .innerJoin('schools as sc', 'sc.id', 'e.school_id')
+    .select(['e.id', 'e.name', 'et.group_int', 'sc.timezone', ...scanWindow(sql`e.school_id`, sql`e.id`)])
     .where('e.school_id', '=', schoolId)
     .where('e.id', '=', eventId)
     .executeTakeFirst();

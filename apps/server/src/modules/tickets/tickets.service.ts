@@ -129,10 +129,11 @@ function toTicket(ctx: AppContext, row: repo.TicketRow): Ticket {
     guestIndex: row.guest_index,
     eventDateLabel: formatLocalDateTime(row.starts_at, row.timezone),
     location: row.location,
+    timeZone: row.timezone,
   };
 }
 
-/** "Already scanned 25/11/2026, 19:02 by Ann Lee." in the school's time zone. */
+/** "Already scanned Wed 25 Nov 2026, 19:02 by Ann Lee." in the school's time zone and style. */
 function alreadyText(row: repo.TicketRow): string {
   const when = row.scanned_at ? formatLocalDateTime(row.scanned_at, row.timezone) : '';
   return TICKET_TEXT.alreadyScannedBy(when, row.scanned_by_name ?? 'a former member of staff');
@@ -464,6 +465,7 @@ export async function door(
   return {
     eventId,
     eventName: event.name,
+    timeZone: event.timezone,
     expected: counts.expected,
     admitted: counts.admitted,
     toCome: counts.to_come,
@@ -495,6 +497,9 @@ export async function offlineList(ctx: AppContext, caller: Caller, eventId: numb
     eventName: event.name,
     issuedAt: issuedAt.toISOString(),
     validUntil: new Date(issuedAt.getTime() + OFFLINE_LIST_TTL_MS).toISOString(),
+    timeZone: event.timezone,
+    opensAt: event.scan_opens_at?.toISOString() ?? null,
+    closesAt: event.scan_closes_at?.toISOString() ?? null,
     tickets: rows.map((row) => {
       const attendee = `${row.first_name} ${row.last_name}`.trim();
       return {

@@ -3,14 +3,6 @@ import type { SessionItem } from '@parley/domain/sessions';
 
 // Pure helpers of the profile's security cards (decision 015).
 
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-
-/** "3 Jun 2031"; the text as it came when it is not a date. */
-export function shortDate(iso: string | null): string {
-  const date = iso ? new Date(iso) : null;
-  return date && !Number.isNaN(date.getTime()) ? DATE.format(date) : (iso ?? '');
-}
-
 /** "5 minutes ago", for a session's times. */
 export function ago(iso: string, now: Date = new Date()): string {
   const date = new Date(iso);

@@ -18,7 +18,7 @@ import {
 import { SESSIONS_TEXT, TWO_FACTOR_TEXT } from './account-text';
 import { proofOf } from './api';
 import { groupedSecret } from './components/two-factor-setup-dialog';
-import { recoveryCodesText, shortDate, sortSessions } from './security-format';
+import { recoveryCodesText, sortSessions } from './security-format';
 
 // The profile's security cards through the real router and API client; only fetch is faked.
 
@@ -28,11 +28,18 @@ let requests: RecordedRequest[];
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const URI = `otpauth://totp/Parley:ada%40hill.test?secret=${SECRET}&issuer=Parley`;
 const CODES = Array.from({ length: 10 }, (_, i) => `abc${i}-defg-hjkm`);
-const OFF: TwoFactorStatus = { available: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+const OFF: TwoFactorStatus = {
+  available: true,
+  enabled: false,
+  enabledAt: null,
+  enabledAtLabel: null,
+  recoveryCodesLeft: 0,
+};
 const ON: TwoFactorStatus = {
   available: true,
   enabled: true,
   enabledAt: '2031-03-04T10:00:00.000Z',
+  enabledAtLabel: 'Tue 4 Mar 2031',
   recoveryCodesLeft: 10,
 };
 
@@ -98,7 +105,7 @@ describe('two-factor sign-in on the profile', { timeout: 20_000 }, () => {
   it('an admin turns it on: QR code and key, a current code, then the recovery codes once', async () => {
     routes['/api/user/start-two-factor'] = () => json(200, { secret: SECRET, otpauthUri: URI });
     routes['/api/user/confirm-two-factor'] = () => {
-      status = { ...ON, enabledAt: new Date().toISOString() };
+      status = { ...ON, enabledAt: '2031-03-05T10:00:00.000Z', enabledAtLabel: 'Wed 5 Mar 2031' };
       return json(200, { message: SERVER_TEXT.twoFactorOn, recoveryCodes: CODES });
     };
     signIn();
@@ -126,9 +133,7 @@ describe('two-factor sign-in on the profile', { timeout: 20_000 }, () => {
     expect(bodyOf('/api/user/confirm-two-factor')).toEqual({ code: '123456' });
     fireEvent.click(within(codes).getByRole('button', { name: TWO_FACTOR_TEXT.saved }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(
-      await screen.findByText(TWO_FACTOR_TEXT.onHelp(shortDate(new Date().toISOString()), 10)),
-    ).toBeTruthy();
+    expect(await screen.findByText(TWO_FACTOR_TEXT.onHelp('Wed 5 Mar 2031', 10))).toBeTruthy();
   });
 
   it('a wrong confirmation code shows on the field and the dialog stays', async () => {
@@ -161,7 +166,7 @@ describe('two-factor sign-in on the profile', { timeout: 20_000 }, () => {
     };
     signIn();
     renderAt('/profile');
-    expect(await screen.findByText(TWO_FACTOR_TEXT.onHelp('4 Mar 2031', 10), {}, LAZY)).toBeTruthy();
+    expect(await screen.findByText(TWO_FACTOR_TEXT.onHelp('Tue 4 Mar 2031', 10), {}, LAZY)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: TWO_FACTOR_TEXT.turnOff }));
     const dialog = await screen.findByRole('dialog', { name: TWO_FACTOR_TEXT.proofTitleOff });
     type(dialog, TWO_FACTOR_TEXT.proofLabel, 'wrong one!');

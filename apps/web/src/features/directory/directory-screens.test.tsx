@@ -83,7 +83,14 @@ beforeEach(() => {
     '/api/subjects/index': () =>
       json(200, {
         items: [
-          { id: 1, name: 'Maths', teacherCount: 12, studentCount: 0, createdAt: '2026-01-01T00:00:00Z' },
+          {
+            id: 1,
+            name: 'Maths',
+            teacherCount: 12,
+            studentCount: 0,
+            createdAt: '2026-01-01T00:00:00Z',
+            createdAtLabel: 'Thu 1 Jan 2026',
+          },
         ],
       }),
     '/api/users/teachers': () => json(200, { items: TEACHERS }),

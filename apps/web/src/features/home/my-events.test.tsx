@@ -211,6 +211,26 @@ describe('My Events: the lists (spec §2 Home)', () => {
     expect(within(second).getByText('Disabled')).toBeTruthy();
     expect(within(second).getByText('No bookings found.')).toBeTruthy();
     expect(within(list).queryByRole('link', { name: 'Update booking' })).toBeNull();
+    expect(within(list).queryByRole('link', { name: 'Open the door page' })).toBeNull();
+  });
+
+  it('teacher named as a scanner of a ticketed event: Scan Tickets and a link to its door page (issue 36)', async () => {
+    openHome(
+      userWith(['teacher']),
+      home(['teacher'], {
+        teacherOpenEventsSummary: [
+          item({ id: 6, name: 'Summer concert', enableTicket: true, eventTypeGroupInt: 2, iCanScan: true }),
+          item({ id: 7, name: 'Prom', enableTicket: true, eventTypeGroupInt: 2, iCanScan: false }),
+        ],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Teacher events' });
+    const [concert, prom] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(within(concert).getByRole('button', { name: 'Scan Tickets' })).toBeTruthy();
+    expect(within(concert).getByRole('link', { name: 'Open the door page' }).getAttribute('href')).toBe(
+      '/events/door/6',
+    );
+    expect(within(prom).queryByRole('link', { name: 'Open the door page' })).toBeNull();
   });
 
   it('parent: Update booking while enabled and active, Show Ticket for ticketed, tap → details-parent', async () => {
@@ -273,7 +293,17 @@ describe('My Events: the lists (spec §2 Home)', () => {
       '/event/details-student?eventId=5',
     );
     expect(names(spring)).toEqual(['Spring evening', 'Update booking', 'Add to Calendar']);
-    expect(names(prom)).toEqual(['Prom', 'Update booking', 'Show Ticket', 'Scan Tickets', 'Add to Calendar']);
+    expect(names(prom)).toEqual([
+      'Prom',
+      'Update booking',
+      'Show Ticket',
+      'Scan Tickets',
+      'Open the door page',
+      'Add to Calendar',
+    ]);
+    expect(within(prom).getByRole('link', { name: 'Open the door page' }).getAttribute('href')).toBe(
+      '/events/door/6',
+    );
     expect((within(prom).getByRole('button', { name: 'Scan Tickets' }) as HTMLButtonElement).disabled).toBe(
       false,
     );

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { DoorState } from '@parley/domain/tickets';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
@@ -36,6 +36,7 @@ function door(over: Partial<DoorState> = {}): DoorState {
   return {
     eventId: 9,
     eventName: 'Summer concert',
+    timeZone: 'Europe/London',
     expected: 120,
     admitted: 45,
     toCome: 75,
@@ -98,9 +99,7 @@ describe('door page: the count', () => {
     expect(screen.getByText('Guests: 12 of 30 admitted')).toBeTruthy();
     const recent = screen.getByRole('list', { name: 'Latest admissions' });
     expect(within(recent).getByText('Tom Reed')).toBeTruthy();
-    expect(
-      within(recent).getByText(`${new Date('2026-07-03T18:05:00.000Z').toLocaleString()} · Ada Lovelace`),
-    ).toBeTruthy();
+    expect(within(recent).getByText(`Fri 3 Jul 2026, 19:05 · Ada Lovelace`)).toBeTruthy();
     expect(doorCalls()[0]?.path).toBe('/api/tickets/door?eventId=9');
     expect(screen.getByRole('link', { name: 'Back to the event' }).getAttribute('href')).toBe(
       '/events/view/9',
@@ -196,8 +195,8 @@ describe('door page: the count', () => {
     renderAt('/events/door/9');
     const list = await screen.findByRole('list', { name: 'Admitted twice' });
     expect(within(list).getByText('Tom Reed')).toBeTruthy();
-    const again = new Date('2026-07-03T18:20:00.000Z').toLocaleString();
-    const first = new Date('2026-07-03T18:05:00.000Z').toLocaleString();
+    const again = 'Fri 3 Jul 2026, 19:20';
+    const first = 'Fri 3 Jul 2026, 19:05';
     expect(within(list).getByText(`Again ${again} by Ben Fox · first ${first}`)).toBeTruthy();
   });
 
@@ -206,6 +205,32 @@ describe('door page: the count', () => {
       json(403, { message: 'You are not allowed to scan tickets for this event.' });
     renderAt('/events/door/9');
     expect(await screen.findByText('You are not allowed to scan tickets for this event.')).toBeTruthy();
+  });
+
+  it('stops polling after a refusal (403, 404) and keeps polling an answer (issue 36)', async () => {
+    // Only the intervals are faked: the 3 s poll moves by the test's clock, requests and renders as usual.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const callsIn20s = async (status: number) => {
+        cleanup();
+        queryClient.clear();
+        requests.length = 0;
+        routes['/api/tickets/door'] = () =>
+          status === 200 ? json(200, door()) : json(status, { message: 'Refused here.' });
+        renderAt('/events/door/9');
+        await screen.findByText(status === 200 ? 'Door: Summer concert' : 'Refused here.');
+        for (let second = 0; second < 20; second++)
+          await act(async () => {
+            await vi.advanceTimersByTimeAsync(1000);
+          });
+        return doorCalls().length;
+      };
+      expect(await callsIn20s(200)).toBeGreaterThanOrEqual(6);
+      expect(await callsIn20s(403)).toBe(1);
+      expect(await callsIn20s(404)).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('"Scan Tickets" on a desktop opens "Mobile Device Required"', async () => {

@@ -6,6 +6,7 @@ import {
   SYNC_BATCH_MAX,
   type SyncScansRequest,
   type SyncScansResponse,
+  TICKET_TEXT,
 } from '@parley/domain/tickets';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
@@ -25,6 +26,9 @@ const list = (over: Partial<OfflineList> = {}): OfflineList => ({
   eventName: 'Summer concert',
   issuedAt: START.toISOString(),
   validUntil: new Date(START.getTime() + OFFLINE_LIST_TTL_MS).toISOString(),
+  timeZone: 'Europe/London',
+  opensAt: '2026-07-02T17:00:00.000Z',
+  closesAt: '2026-07-05T17:00:00.000Z',
   tickets: [
     { hash: hash(JANE), userName: 'Jane Smith', guestIndex: 0, scanned: false },
     { hash: hash(GUEST), userName: 'Guest 1 of Jane Smith', guestIndex: 1, scanned: false },
@@ -211,6 +215,31 @@ describe('admitting without a network', () => {
     const check = await f.door.checkOffline(JANE);
     expect(check.panel).toMatchObject({ title: 'Cannot check offline', outcome: 'error' });
     expect(f.stored().queue).toEqual([]);
+  });
+
+  it('outside the door’s window nothing is admitted, with the server’s own words (issue 35)', async () => {
+    const outside = async (window: Partial<OfflineList>) => {
+      const f = fakeDoor({ fetchList: vi.fn(async () => list(window)) });
+      f.door.activate(true);
+      await settle();
+      f.setOnline(false);
+      f.advance(60_000);
+      const check = await f.door.checkOffline(JANE);
+      expect(check.admittedName).toBeNull();
+      expect(f.stored().queue).toEqual([]);
+      return check.panel;
+    };
+    // 19:00 UTC is 20:00 in London; 16:00 UTC is 17:00.
+    expect(await outside({ opensAt: '2026-07-03T19:00:00.000Z' })).toMatchObject({
+      outcome: 'error',
+      title: 'Invalid Ticket',
+      message: 'Scanning for this event opens Fri 3 Jul 2026, 20:00.',
+    });
+    expect(await outside({ closesAt: '2026-07-03T16:00:00.000Z' })).toMatchObject({
+      title: 'Invalid Ticket',
+      message: 'Scanning for this event closed Fri 3 Jul 2026, 17:00.',
+    });
+    expect((await outside({ opensAt: null, closesAt: null })).message).toBe(TICKET_TEXT.scanUndated);
   });
 
   it('without a list nothing is admitted', async () => {

@@ -16,8 +16,10 @@ import {
   keptList,
   type ListState,
   listState,
+  listZone,
   markScanned,
   mergeReports,
+  type OfflineEvent,
   offlineResultPanel,
   parseDoorData,
   type SyncReport,
@@ -56,6 +58,8 @@ export type DoorSnapshot = {
   listState: ListState;
   listCount: number;
   listTakenAt: string | null;
+  /** The school's zone, the door's times are shown in. */
+  timeZone: string;
   listLoading: boolean;
   waiting: number;
   syncing: boolean;
@@ -110,6 +114,7 @@ export class OfflineDoor {
       listState: listState(list, this.deps.now()),
       listCount: list?.tickets.length ?? 0,
       listTakenAt: list?.takenAt ?? null,
+      timeZone: listZone(list),
       listLoading: this.listLoading,
       waiting: queue.length,
       syncing: this.syncing !== null,
@@ -300,7 +305,7 @@ export class OfflineDoor {
       scanned: true,
     };
     return {
-      panel: offlineResultPanel({ kind: 'already', entry, queued }, this.eventName()),
+      panel: offlineResultPanel({ kind: 'already', entry, queued }, this.event()),
       scanned: null,
       admittedName: null,
     };
@@ -313,7 +318,7 @@ export class OfflineDoor {
       hash = await this.deps.hash(code);
     } catch {
       return {
-        panel: offlineResultPanel({ kind: 'no-list' }, this.eventName()),
+        panel: offlineResultPanel({ kind: 'no-list' }, this.event()),
         scanned: null,
         admittedName: null,
       };
@@ -333,7 +338,7 @@ export class OfflineDoor {
       );
     }
     return {
-      panel: offlineResultPanel(decision, this.eventName(), scannedAt),
+      panel: offlineResultPanel(decision, this.event(), scannedAt),
       scanned: null,
       admittedName: decision.kind === 'admit' ? decision.entry.userName : null,
     };
@@ -354,7 +359,7 @@ export class OfflineDoor {
         kind: 'admit',
         entry: { hash, userName: ticket.userName, guestIndex: ticket.guestIndex, scanned: false },
       },
-      ticket.eventName,
+      { eventName: ticket.eventName, timeZone: ticket.timeZone },
       scannedAt,
     );
     return { panel: { ...base, ticket }, scanned: null, admittedName: ticket.userName };
@@ -367,7 +372,7 @@ export class OfflineDoor {
     if (hash) this.update((data) => markScanned(data, hash));
   }
 
-  private eventName(): string {
-    return this.data.list?.eventName ?? '';
+  private event(): OfflineEvent {
+    return { eventName: this.data.list?.eventName ?? '', timeZone: listZone(this.data.list) };
   }
 }

@@ -32,6 +32,9 @@ const serverList = (over: Partial<OfflineList> = {}): OfflineList => ({
   eventName: 'Summer concert',
   issuedAt: '2026-07-03T16:59:59.000Z',
   validUntil: '2026-07-04T04:59:59.000Z',
+  timeZone: 'Europe/London',
+  opensAt: '2026-07-02T17:00:00.000Z',
+  closesAt: '2026-07-05T17:00:00.000Z',
   tickets: [
     { hash: serverHash('CodeOfJaneSmith0000001'), userName: 'Jane Smith', guestIndex: 0, scanned: false },
     {
@@ -134,8 +137,10 @@ describe('deciding without a network', () => {
   });
 
   it('speaks the spec’s words: "Ticket Scanned Successfully!", "Already Scanned", "Invalid Ticket"', () => {
+    const concert = { eventName: 'Summer concert', timeZone: 'Europe/London' };
+    const none = { eventName: '', timeZone: 'Europe/London' };
     const entry = { hash: 'h', userName: 'Jane Smith', guestIndex: 0, scanned: false };
-    const admitted = offlineResultPanel({ kind: 'admit', entry }, 'Summer concert', now.toISOString());
+    const admitted = offlineResultPanel({ kind: 'admit', entry }, concert, now.toISOString());
     expect(admitted).toMatchObject({
       outcome: 'success',
       title: 'Ticket Scanned Successfully!',
@@ -148,7 +153,7 @@ describe('deciding without a network', () => {
 
     const again = offlineResultPanel(
       { kind: 'already', entry, queued: queued('CodeOfJaneSmith0000001', 'nonce-0001') },
-      'Summer concert',
+      concert,
     );
     expect(again).toMatchObject({
       outcome: 'error',
@@ -157,14 +162,14 @@ describe('deciding without a network', () => {
     });
     expect(again.detail).toMatch(/^Admitted by this door at .+ \(offline, not sent yet\)\.$/);
 
-    expect(offlineResultPanel({ kind: 'invalid' }, 'Summer concert')).toMatchObject({
+    expect(offlineResultPanel({ kind: 'invalid' }, concert)).toMatchObject({
       title: 'Invalid Ticket',
       message: 'This code is not on the ticket list of this event (checked offline).',
     });
-    expect(offlineResultPanel({ kind: 'stale', takenAt: TAKEN.toISOString() }, '').message).toMatch(
+    expect(offlineResultPanel({ kind: 'stale', takenAt: TAKEN.toISOString() }, none).message).toMatch(
       /more than 12 hours ago: it no longer admits anyone offline/,
     );
-    expect(offlineResultPanel({ kind: 'no-list' }, '').message).toBe(
+    expect(offlineResultPanel({ kind: 'no-list' }, none).message).toBe(
       'No ticket list on this phone: tickets cannot be checked until the network returns.',
     );
   });

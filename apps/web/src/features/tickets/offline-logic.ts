@@ -3,11 +3,12 @@ import {
   type OfflineList,
   SYNC_BATCH_MAX,
   type SyncScansResponse,
+  scanWindowState,
   TICKET_TEXT,
 } from '@parley/domain/tickets';
+import { formatIsoDateTime, formatIsoTime } from '@parley/domain/time-zone';
 import { z } from 'zod';
 import type { ScanPanel } from './scan-logic';
-import { localDateTime } from './ticket-logic';
 import { TICKETS_UI } from './tickets-text';
 
 // An offline door (decision 013), as pure rules: what a phone keeps for an event (the hashed ticket list
@@ -32,8 +33,21 @@ const storedList = z.object({
   /** This device's clock when the list arrived: the trust window is measured from it (clocks drift). */
   takenAt: z.string(),
   tickets: z.array(offlineTicket),
+  // Optional: a list kept by an older version has none, and must still read (its queue waits in it).
+  /** The school's zone, for the door's times. */
+  timeZone: z.string().optional(),
+  /** The door's window (issue 35), as the server reckons it; null while the event has no section. */
+  opensAt: z.string().nullable().optional(),
+  closesAt: z.string().nullable().optional(),
 });
 export type StoredList = z.infer<typeof storedList>;
+
+/**
+ * The zone a kept list's times are shown in: the school's. A list kept by an older version has none until
+ * it is refreshed (every 30 s online): UTC, plainly labelled by its offset-free style, rather than the
+ * browser's own.
+ */
+export const listZone = (list: Pick<StoredList, 'timeZone'> | null): string => list?.timeZone ?? 'UTC';
 
 /** A scan admitted without a network, waiting to be sent: the sync's fields, and what the door showed. */
 const queuedScan = z.object({
@@ -90,6 +104,9 @@ export function keptList(list: OfflineList, takenAt: Date): StoredList {
     issuedAt: list.issuedAt,
     validUntil: list.validUntil,
     takenAt: takenAt.toISOString(),
+    timeZone: list.timeZone,
+    opensAt: list.opensAt,
+    closesAt: list.closesAt,
     tickets: list.tickets.map(({ hash, userName, guestIndex, scanned }) => ({
       hash,
       userName,
@@ -117,12 +134,31 @@ export type OfflineDecision =
   | { kind: 'no-list' }
   | { kind: 'stale'; takenAt: string }
   | { kind: 'invalid' }
+  | { kind: 'window'; message: string }
   | { kind: 'already'; entry: OfflineTicket; queued: QueuedScan | null }
   | { kind: 'admit'; entry: OfflineTicket };
 
 /**
+ * The server's refusal for a scan at `now` outside the list's window, word for word (its zone and style),
+ * or null inside it. A list kept by an older version carries no window: the server judges on sync.
+ */
+export function windowRefusal(list: StoredList, now: Date): string | null {
+  if (list.opensAt === undefined || list.closesAt === undefined) return null;
+  const opensAt = list.opensAt === null ? null : new Date(list.opensAt);
+  const closesAt = list.closesAt === null ? null : new Date(list.closesAt);
+  const state = scanWindowState({ opensAt, closesAt }, now);
+  const zone = listZone(list);
+  if (state === 'undated') return TICKET_TEXT.scanUndated;
+  if (state === 'notYet' && list.opensAt) return TICKET_TEXT.scanOpens(formatIsoDateTime(list.opensAt, zone));
+  if (state === 'closed' && list.closesAt)
+    return TICKET_TEXT.scanClosed(formatIsoDateTime(list.closesAt, zone));
+  return null;
+}
+
+/**
  * A code's fate at an offline door: no list or an old one cannot admit; an unknown hash is no ticket of
- * this event; one admitted here (queued) or marked scanned in the list is "Already Scanned"; else admit.
+ * this event; outside the door's window nothing is admitted (as the server would refuse it on sync); one
+ * admitted here (queued) or marked scanned in the list is "Already Scanned"; else admit.
  */
 export function decideOffline(data: DoorData, hash: string, now: Date): OfflineDecision {
   const state = listState(data.list, now);
@@ -130,24 +166,26 @@ export function decideOffline(data: DoorData, hash: string, now: Date): OfflineD
   if (state === 'stale') return { kind: 'stale', takenAt: data.list.takenAt };
   const entry = data.list.tickets.find((ticket) => ticket.hash === hash);
   if (!entry) return { kind: 'invalid' };
+  const refusal = windowRefusal(data.list, now);
+  if (refusal) return { kind: 'window', message: refusal };
   const queued = data.queue.find((scan) => scan.hash === hash) ?? null;
   if (queued || entry.scanned) return { kind: 'already', entry, queued };
   return { kind: 'admit', entry };
 }
 
-/** "19:05": when, on this device's clock, for the offline texts. */
-export const clockTime = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-};
+/** Where an offline panel's texts come from: the event's name and the school's zone. */
+export type OfflineEvent = { eventName: string; timeZone: string };
 
-const nameLines = (name: string, eventName: string, scannedAt: string | null = null) => [
+const nameLines = (name: string, event: OfflineEvent, scannedAt: string | null = null) => [
   { label: TICKETS_UI.name, value: name },
-  { label: TICKETS_UI.event, value: eventName },
+  { label: TICKETS_UI.event, value: event.eventName },
   ...(scannedAt
-    ? [{ label: TICKETS_UI.scanned, value: TICKETS_UI.scannedOffline(localDateTime(scannedAt)) }]
+    ? [
+        {
+          label: TICKETS_UI.scanned,
+          value: TICKETS_UI.scannedOffline(formatIsoDateTime(scannedAt, event.timeZone)),
+        },
+      ]
     : []),
 ];
 
@@ -162,7 +200,7 @@ const offlinePanel = (
 /** The result panel for an offline decision, in the spec's words where it has them (§8 "Scan results"). */
 export function offlineResultPanel(
   decision: OfflineDecision,
-  eventName: string,
+  event: OfflineEvent,
   scannedAt: string | null = null,
 ): ScanPanel {
   switch (decision.kind) {
@@ -172,20 +210,22 @@ export function offlineResultPanel(
       return offlinePanel(
         'error',
         TICKETS_UI.cannotCheckOffline,
-        TICKETS_UI.staleList(clockTime(decision.takenAt)),
+        TICKETS_UI.staleList(formatIsoTime(decision.takenAt, event.timeZone)),
         null,
       );
     case 'invalid':
       return offlinePanel('error', TICKET_TEXT.invalidTicket, TICKETS_UI.notOnList, null);
+    case 'window':
+      return offlinePanel('error', TICKET_TEXT.invalidTicket, decision.message, null);
     case 'already':
       return offlinePanel(
         'error',
         TICKET_TEXT.alreadyScannedTitle,
         TICKET_TEXT.alreadyScanned,
         decision.queued
-          ? TICKETS_UI.admittedHere(clockTime(decision.queued.scannedAt))
+          ? TICKETS_UI.admittedHere(formatIsoTime(decision.queued.scannedAt, event.timeZone))
           : TICKETS_UI.scannedInList,
-        nameLines(decision.entry.userName, eventName),
+        nameLines(decision.entry.userName, event),
       );
     case 'admit':
       return offlinePanel(
@@ -193,7 +233,7 @@ export function offlineResultPanel(
         TICKET_TEXT.scanned,
         TICKETS_UI.admittedOffline,
         null,
-        nameLines(decision.entry.userName, eventName, scannedAt),
+        nameLines(decision.entry.userName, event, scannedAt),
       );
   }
 }

@@ -6,8 +6,8 @@ import {
   type Ticket,
   type ValidateTicketResponse,
 } from '@parley/domain/tickets';
+import { formatIsoDateTime } from '@parley/domain/time-zone';
 import { ApiError, serverMessage } from '../../lib/api-client';
-import { localDateTime } from './ticket-logic';
 import { TICKETS_UI } from './tickets-text';
 
 // What the scanner and the door's manual check-in show (spec §4 ticket scanner, §5 validation response,
@@ -125,7 +125,10 @@ export function resultLines(ticket: Ticket): ResultLine[] {
   ];
   if (ticket.scanned && ticket.scannedDate) {
     const who = ticket.scannedByName ? ` (${ticket.scannedByName})` : '';
-    lines.push({ label: TICKETS_UI.scanned, value: `${localDateTime(ticket.scannedDate)}${who}` });
+    lines.push({
+      label: TICKETS_UI.scanned,
+      value: `${formatIsoDateTime(ticket.scannedDate, ticket.timeZone)}${who}`,
+    });
   }
   return lines;
 }

@@ -18,6 +18,7 @@ export function ticket(over: Partial<Ticket> = {}): Ticket {
     guestIndex: 0,
     eventDateLabel: 'Fri 3 Jul 2026, 18:00',
     location: 'Main hall',
+    timeZone: 'Europe/London',
     ...over,
   };
 }

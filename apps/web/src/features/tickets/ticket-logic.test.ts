@@ -1,11 +1,11 @@
 import { TICKET_TEXT } from '@parley/domain/tickets';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
+import { scannedLine } from './components/ticket-card';
 import { guest, ticket } from './test-fixtures';
 import {
   missingInfo,
   orderedTickets,
-  scannedLine,
   ticketHolders,
   ticketLoadErrorText,
   ticketLoadResult,
@@ -74,11 +74,11 @@ describe('Your Ticket: the answer (spec §8 "Ticket load")', () => {
 describe('Your Ticket: "Scanned: …"', () => {
   it('shows the local date and time only when scanned with a date', () => {
     const when = '2026-07-03T18:05:00.000Z';
-    expect(scannedLine({ scanned: true, scannedDate: when })).toBe(
-      `Scanned: ${new Date(when).toLocaleString()}`,
+    expect(scannedLine({ scanned: true, scannedDate: when, timeZone: 'Europe/London' })).toBe(
+      'Scanned: Fri 3 Jul 2026, 19:05',
     );
-    expect(scannedLine({ scanned: true, scannedDate: null })).toBeNull();
-    expect(scannedLine({ scanned: false, scannedDate: when })).toBeNull();
+    expect(scannedLine({ scanned: true, scannedDate: null, timeZone: 'Europe/London' })).toBeNull();
+    expect(scannedLine({ scanned: false, scannedDate: when, timeZone: 'Europe/London' })).toBeNull();
   });
 });
 

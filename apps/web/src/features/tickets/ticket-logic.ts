@@ -45,16 +45,6 @@ export function ticketLoadErrorText(error: unknown): string {
   return TICKET_TEXT.loadOther;
 }
 
-/** The device's local date and time of an instant (spec: "Scanned: {local date time}"). */
-export const localDateTime = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
-
-/** "Scanned: …" when the ticket is scanned and the date is known; otherwise nothing. */
-export const scannedLine = (ticket: Pick<Ticket, 'scanned' | 'scannedDate'>): string | null =>
-  ticket.scanned && ticket.scannedDate ? TICKET_TEXT.scannedAt(localDateTime(ticket.scannedDate)) : null;
-
 export type TicketHolder = { userId: number; name: string };
 
 /**

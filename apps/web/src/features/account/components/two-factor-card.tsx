@@ -12,7 +12,6 @@ import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { TWO_FACTOR_TEXT as TEXT } from '../account-text';
 import { renewRecoveryCodes, startTwoFactor, turnOffTwoFactor, twoFactorQuery } from '../api';
-import { shortDate } from '../security-format';
 import { ProofDialog } from './proof-dialog';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import { TwoFactorSetupDialog } from './two-factor-setup-dialog';
@@ -60,7 +59,7 @@ function TwoFactorSettings({ status }: { status: TwoFactorStatus }) {
       {status.enabled ? (
         <Stack spacing={1}>
           <Typography variant="body2">
-            {TEXT.onHelp(shortDate(status.enabledAt), status.recoveryCodesLeft)}
+            {TEXT.onHelp(status.enabledAtLabel ?? '', status.recoveryCodesLeft)}
           </Typography>
           {status.recoveryCodesLeft < FEW_CODES ? <Alert severity="warning">{TEXT.fewLeft}</Alert> : null}
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, flexWrap: 'wrap' }}>

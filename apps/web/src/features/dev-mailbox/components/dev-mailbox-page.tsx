@@ -17,6 +17,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { formatIsoDateTime } from '@parley/domain/time-zone';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
@@ -26,10 +27,8 @@ import { BUTTONS, PAGE_TITLES, SCREEN_TEXT } from '../../../lib/ui-text';
 import { attachmentUrl, type DevMail, mailboxQuery, mailQuery } from '../api';
 import { splitLinks } from '../linkify';
 
-const formatTime = (value: string) => {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-};
+/** The mailbox holds every school's mail, so no one school's zone: UTC in the app's style, labelled. */
+const formatTime = (value: string) => `${formatIsoDateTime(value, 'UTC')} UTC`;
 
 const ATTACHMENTS = 'Attachments';
 

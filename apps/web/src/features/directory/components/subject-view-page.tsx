@@ -29,7 +29,6 @@ import { alertLines, applyFieldErrors } from '../../../lib/form-errors';
 import { queryClient } from '../../../lib/query-client';
 import { PEOPLE_TEXT, SUBJECT_TEXT } from '../../../lib/ui-text';
 import { deleteSubject, invalidateDirectory, renameSubject, type SubjectDetail, subjectQuery } from '../api';
-import { formatDate } from './subjects-list-page';
 
 type FormInput = z.input<typeof subjectRequest>;
 type FormOutput = z.output<typeof subjectRequest>;
@@ -69,7 +68,7 @@ function SubjectView({ id }: { id: number }) {
     <>
       <PageHeading>{subject.name}</PageHeading>
       <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
-        {`${SUBJECT_TEXT.counts(subject.teacherCount, subject.studentCount)} · ${SUBJECT_TEXT.created(formatDate(subject.createdAt))}`}
+        {`${SUBJECT_TEXT.counts(subject.teacherCount, subject.studentCount)} · ${SUBJECT_TEXT.created(subject.createdAtLabel)}`}
       </Typography>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, lg: 6 }}>

@@ -28,14 +28,6 @@ import { alertLines, applyFieldErrors } from '../../../lib/form-errors';
 import { LIST_TEXT, PEOPLE_TEXT, SUBJECT_TEXT } from '../../../lib/ui-text';
 import { createSubject, invalidateDirectory, type Subject, subjectsQuery } from '../api';
 
-/** "12 Mar 2026": a date a person reads at a glance. */
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
-}
-
 type FormInput = z.input<typeof subjectRequest>;
 type FormOutput = z.output<typeof subjectRequest>;
 
@@ -153,9 +145,9 @@ export function SubjectsListPage() {
       {
         key: 'createdAt',
         label: SUBJECT_TEXT.columns.created,
-        render: (row) => formatDate(row.createdAt),
+        render: (row) => row.createdAtLabel,
         sortValue: (row) => row.createdAt,
-        searchText: (row) => formatDate(row.createdAt),
+        searchText: (row) => row.createdAtLabel,
         width: 160,
       },
       {

@@ -128,7 +128,7 @@ export function EventsListPage() {
         key: 'created',
         label: EVENTS_TEXT.columns.created,
         render: (row) => (
-          <Tooltip title={new Date(row.createdAt).toLocaleString()}>
+          <Tooltip title={row.createdAtLabel}>
             <span>{createdHuman(row)}</span>
           </Tooltip>
         ),

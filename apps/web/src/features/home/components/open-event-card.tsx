@@ -2,6 +2,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import ListAltIcon from '@mui/icons-material/ListAlt';
+import MeetingRoomIcon from '@mui/icons-material/MeetingRoomOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
@@ -17,8 +18,10 @@ import { routeTo } from '@parley/domain/routes';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../../../lib/session';
+import { doorPath } from '../../tickets/api';
 import { ScanTicketsButton } from '../../tickets/components/scan-tickets-button';
 import { ShowTicketButton } from '../../tickets/components/show-ticket-button';
+import { TICKETS_UI } from '../../tickets/tickets-text';
 import {
   familyBookingLine,
   isInternalLink,
@@ -142,6 +145,10 @@ export function OpenEventCard({ role, item, inCalendar, onAddToCalendar }: Props
           />
         ) : null}
         {actions.scanTickets ? <ScanTicketsButton eventId={item.id} /> : null}
+        {/* A designated scanner's way to the live count and the manual check-in (issue 36). */}
+        {actions.scanTickets ? (
+          <LinkButton to={doorPath(item.id)} icon={<MeetingRoomIcon />} label={TICKETS_UI.openDoor} />
+        ) : null}
         {actions.addToCalendar ? (
           inCalendar ? (
             <Button size="small" startIcon={<CheckIcon />} disabled>

@@ -16,6 +16,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { routeTo } from '@parley/domain/routes';
 import { type DoorState, type DoorTicket, TICKET_TEXT } from '@parley/domain/tickets';
+import { formatIsoDateTime } from '@parley/domain/time-zone';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -31,7 +32,6 @@ import { useSession } from '../../../lib/session';
 import { afterDoorChange, checkIn, doorQuery, doorSearchQuery, randomNonce, undoScan } from '../api';
 import { DOOR_SEARCH_MIN, doorSearchTerm } from '../door-logic';
 import { checkInById, type ScanPanel, scannedSnackbar } from '../scan-logic';
-import { localDateTime } from '../ticket-logic';
 import { TICKETS_UI } from '../tickets-text';
 import { useOfflineDoor } from '../use-offline-door';
 import { OfflineStatus } from './offline-status';
@@ -84,7 +84,7 @@ function Counts({ door, compact }: { door: DoorState; compact: boolean }) {
 }
 
 /** Tickets an offline door admitted after another door had: people let in twice, for the staff to see. */
-function Duplicates({ items }: { items: DoorState['duplicates'] }) {
+function Duplicates({ items, timeZone }: { items: DoorState['duplicates']; timeZone: string }) {
   return (
     <SectionCard title={TICKETS_UI.duplicates}>
       <Typography variant="body2" color="text.secondary">
@@ -96,9 +96,9 @@ function Duplicates({ items }: { items: DoorState['duplicates'] }) {
             <ListItemText
               primary={item.ticket.userName}
               secondary={TICKETS_UI.duplicateLine(
-                localDateTime(item.scannedAt ?? item.receivedAt),
+                formatIsoDateTime(item.scannedAt ?? item.receivedAt, timeZone),
                 item.byName,
-                item.ticket.scannedDate ? localDateTime(item.ticket.scannedDate) : null,
+                item.ticket.scannedDate ? formatIsoDateTime(item.ticket.scannedDate, timeZone) : null,
               )}
             />
           </ListItem>
@@ -110,6 +110,8 @@ function Duplicates({ items }: { items: DoorState['duplicates'] }) {
 
 type TicketRowProps = {
   ticket: DoorTicket;
+  /** The school's zone, the row's time is shown in. */
+  timeZone: string;
   canUndo: boolean;
   busy: boolean;
   onAdmit?: (ticket: DoorTicket) => void;
@@ -119,8 +121,8 @@ type TicketRowProps = {
 /** The door's result panel: a manual check-in names its ticket by id. */
 type DoorPanel = ScanPanel<DoorTicket, number>;
 
-function TicketRow({ ticket, canUndo, busy, onAdmit, onUndo }: TicketRowProps) {
-  const when = ticket.scanned && ticket.scannedDate ? localDateTime(ticket.scannedDate) : null;
+function TicketRow({ ticket, timeZone, canUndo, busy, onAdmit, onUndo }: TicketRowProps) {
+  const when = ticket.scanned && ticket.scannedDate ? formatIsoDateTime(ticket.scannedDate, timeZone) : null;
   const by = ticket.scannedByName ? ` · ${ticket.scannedByName}` : '';
   let action = null;
   if (!ticket.scanned && onAdmit) {
@@ -263,6 +265,7 @@ export function DoorPage() {
 
   const state = door.data;
   const rowProps = {
+    timeZone: state.timeZone,
     canUndo: isAdmin,
     busy,
     onUndo: setUndoing,
@@ -384,7 +387,9 @@ export function DoorPage() {
           {checkInCard}
         </Stack>
         <Stack spacing={2}>
-          {state.duplicates.length > 0 ? <Duplicates items={state.duplicates} /> : null}
+          {state.duplicates.length > 0 ? (
+            <Duplicates items={state.duplicates} timeZone={state.timeZone} />
+          ) : null}
           {recent}
         </Stack>
       </Box>

@@ -6,8 +6,8 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { formatIsoTime } from '@parley/domain/time-zone';
 import type { DoorSnapshot } from '../offline-door';
-import { clockTime } from '../offline-logic';
 import { TICKETS_UI } from '../tickets-text';
 
 type Props = {
@@ -19,7 +19,7 @@ type Props = {
 
 /** An offline door's state (decision 013): offline and how many scans wait, the list, the last sync. */
 export function OfflineStatus({ state, scanning, onDismiss }: Props) {
-  const taken = state.listTakenAt ? clockTime(state.listTakenAt) : '';
+  const taken = state.listTakenAt ? formatIsoTime(state.listTakenAt, state.timeZone) : '';
   let network = null;
   if (state.offline) {
     const help =

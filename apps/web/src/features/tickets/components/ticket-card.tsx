@@ -3,11 +3,20 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { TICKET_QR_SIZE, TICKET_TEXT, type Ticket } from '@parley/domain/tickets';
-import { scannedLine } from '../ticket-logic';
+import { formatIsoDateTime } from '@parley/domain/time-zone';
 import { TICKETS_UI } from '../tickets-text';
 import { TicketQr } from './ticket-qr';
 
 type Props = { ticket: Ticket; eventName: string };
+
+/**
+ * "Scanned: …" when the ticket is scanned and the date is known, in the school's zone and style; else
+ * nothing. Here, in the dialog's own chunk, so the booking page's ticket button loads no date formatting.
+ */
+export const scannedLine = (ticket: Pick<Ticket, 'scanned' | 'scannedDate' | 'timeZone'>): string | null =>
+  ticket.scanned && ticket.scannedDate
+    ? TICKET_TEXT.scannedAt(formatIsoDateTime(ticket.scannedDate, ticket.timeZone))
+    : null;
 
 /** One ticket as "Your Ticket" shows it (spec §2): who, what, the QR, its state and the notes. */
 export function TicketCard({ ticket, eventName }: Props) {
