@@ -31,14 +31,12 @@ export const BOOKING_TEXT = {
   gownUnknown: 'Choose a gown size from the list.',
   bookingNotFound: 'Booking not found.',
   nothingToBook: 'Choose at least one time.',
-  noArrangement: 'No times fit between those hours. Try a wider window or fewer teachers.',
   arranged: 'Here is the most compact schedule we found. Book it to keep these times.',
   booked: 'Booking confirmed.',
   changed: 'Booking changed.',
   cancelled: 'Booking cancelled.',
   confirmed: 'Booking confirmation sent.',
   gownSaved: 'Gown size saved.',
-  replayed: 'Booking already made.',
 } as const;
 
 /**
@@ -48,6 +46,8 @@ export const BOOKING_TEXT = {
 export const BOOKING_STATE_TEXT = {
   alreadyCancelled: 'This booking has already been cancelled.',
   guestsAdmitted: 'Guests already admitted at the door cannot be removed from the booking.',
+  noArrangement: 'No times fit between those hours. Try a wider window or fewer teachers.',
+  replayed: 'Booking already made.',
   /** A disabled event, as families and students are told (the admin's notice tells staff what to do). */
   notTakingBookings:
     'This event is not taking bookings at the moment. Please check again later, or contact the school.',

@@ -262,7 +262,7 @@ describe('events/update-slot-for-booking', () => {
     const second = await booked(e, e.parent.token, [{ slotId, studentId: e.children[1]?.id }], {
       idempotencyKey: key,
     });
-    expect(second.message).toBe(BOOKING_TEXT.replayed);
+    expect(second.message).toBe(BOOKING_STATE_TEXT.replayed);
     expect(second.created).toEqual(first.created);
     const rows = await t.db.selectFrom('bookings').select('id').where('slot_id', '=', slotId).execute();
     expect(rows).toHaveLength(1);
@@ -384,7 +384,7 @@ describe('arrange for me', () => {
       }),
       409,
     );
-    expect(none.message).toBe(BOOKING_TEXT.noArrangement);
+    expect(none.message).toBe(BOOKING_STATE_TEXT.noArrangement);
   });
 });
 

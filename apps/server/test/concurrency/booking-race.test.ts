@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { BOOKING_TEXT, type BookingConflict, type BookingResult } from '@parley/domain/booking';
+import {
+  BOOKING_STATE_TEXT,
+  BOOKING_TEXT,
+  type BookingConflict,
+  type BookingResult,
+} from '@parley/domain/booking';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database';
@@ -357,7 +362,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('booking races on PostgreSQL', () =
       const created = new Set(results.flatMap((result) => result.created));
       expect(created.size).toBe(1);
       expect(results.filter((result) => result.message === BOOKING_TEXT.booked)).toHaveLength(1);
-      expect(results.filter((result) => result.message === BOOKING_TEXT.replayed)).toHaveLength(4);
+      expect(results.filter((result) => result.message === BOOKING_STATE_TEXT.replayed)).toHaveLength(4);
     }
     const live = await liveBookings(t.db, e.eventId);
     expect(live).toHaveLength(10);

@@ -197,12 +197,3 @@ export function errorLines(error: unknown, fallback: string): string[] {
 export function serverMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 }
-
-/** What a request that got no answer says where the spec gives no text of its own. */
-export const NO_ANSWER_TEXT =
-  'You are offline, or the server could not be reached. Check your connection and try again.';
-
-/** A screen's own load failure (not a spec text): "you are offline" when no answer came at all. */
-export function loadFailedText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.status === 0 ? NO_ANSWER_TEXT : serverMessage(error, fallback);
-}

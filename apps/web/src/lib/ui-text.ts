@@ -53,7 +53,6 @@ export const NAV = {
   darkMode: 'Dark mode',
   userMenu: 'Open user menu',
   moreMenu: 'Open menu',
-  accountMenu: 'Open account menu',
 } as const;
 
 export const PAGE_TITLES = {
@@ -196,7 +195,6 @@ export const PEOPLE_TEXT = {
     'They will no longer be able to manage the school. A school always keeps at least one admin.',
   alsoRoles: 'Also',
   videoConference: 'Video conference link',
-  family: 'Family',
   teachesSubjects: 'Teaches',
   notFound: 'This person is not in your school, or was removed.',
   backToList: (list: string) => `Back to ${list}`,
@@ -434,7 +432,6 @@ export const EVENTS_TEXT = {
   disabled: 'Disabled',
   type_: 'Type',
   created: 'Created',
-  bookingWindow: 'Booking window',
   opens: 'Opens',
   closes: 'Closes',
   always: 'Any time',
@@ -443,7 +440,6 @@ export const EVENTS_TEXT = {
   copied: 'Link copied.',
   copyFailed: 'Could not copy: select the link and copy it.',
   code: 'Code',
-  edit: 'Edit settings',
   settingsTitle: 'Event settings',
   bookingPageMessage: 'Booking page message',
   bookingPageMessageHelp: 'Shown to families at the top of the booking page.',
@@ -471,7 +467,6 @@ export const EVENTS_TEXT = {
   atLeast: (min: number) => `Must be at least ${min}`,
   atMost: (max: number) => `Must be at most ${max}`,
   saveFailed: 'Could not save the event.',
-  options: 'Options',
   // Sections
   sections: 'Sections',
   addSection: 'Add section',
@@ -489,7 +484,6 @@ export const EVENTS_TEXT = {
   addTeacherRange: 'Add unavailable time',
   unavailable: 'Unavailable',
   removeRange: 'Remove this time',
-  teacherLocation: 'Room',
   sectionSlots: (slots: number, booked: number) =>
     `${slots} slot${slots === 1 ? '' : 's'} · ${booked} booked`,
   deleteSection: 'Delete section',
@@ -571,7 +565,6 @@ export const EVENTS_TEXT = {
   deleteTitle: (name: string) => `Delete ${name}?`,
   deleteText: 'The event, its sections, slots and recipients are removed. This cannot be undone.',
   deleteConfirm: 'Delete',
-  dangerZone: 'Delete',
   // Current
   noCurrent: 'There is no current event. Open one from the events list.',
   goToEvents: 'Go to events',

@@ -1,5 +1,5 @@
 import { type ArrangeNeed, arrangeSchedule } from '@parley/domain/arrange';
-import { type ArrangeRequest, BOOKING_TEXT } from '@parley/domain/booking';
+import { type ArrangeRequest, BOOKING_STATE_TEXT, BOOKING_TEXT } from '@parley/domain/booking';
 import { formatLocalTime, localToInstant } from '@parley/domain/time-zone';
 import type { AppContext } from '../../context';
 import { conflict } from '../../lib/http-error';
@@ -86,5 +86,5 @@ export async function arrange(ctx: AppContext, booker: Booker, eventId: number, 
         .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.studentId - b.studentId),
     };
   }
-  throw conflict(BOOKING_TEXT.noArrangement);
+  throw conflict(BOOKING_STATE_TEXT.noArrangement);
 }

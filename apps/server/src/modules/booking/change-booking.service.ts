@@ -150,7 +150,7 @@ async function applyChange(
   if (replay.length > 0) {
     const mine = await repo.partyBookings(trx, schoolId, event.id, party);
     return {
-      message: BOOKING_TEXT.replayed,
+      message: BOOKING_STATE_TEXT.replayed,
       bookings: mine.map((row) => myBookingView(row, event.timezone)),
       created: replay.map((row) => row.id),
       replayed: true,

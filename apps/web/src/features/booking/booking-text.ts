@@ -60,7 +60,7 @@ export const BOOKING_UI = {
   cancelTitle: 'Cancel this booking?',
   cancelText: (what: string) => `${what} will be cancelled and the time given to someone else.`,
   cancelConfirm: 'Cancel booking',
-  keepBooking: 'Keep booking',
+  keep: 'Keep booking',
   bookingFor: 'Booking for',
   chooseTime: 'Choose a time',
   guests: 'Guests',

@@ -1,16 +1,19 @@
 import type { MyBooking, ScheduleRow } from '@parley/domain/booking';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api-client';
 import {
   bookingFacts,
   canChangeBookings,
   eventLocations,
   liveBookings,
+  loadFailedText,
   resolveEventId,
   SCHEDULE_REFRESH_MS,
   scheduleLines,
   storedEventId,
   updatedLabel,
 } from './details-logic';
+import { NO_ANSWER_TEXT } from './my-events-text';
 
 const row = (slotId: number, time: string, bookings: ScheduleRow['bookings'] = []): ScheduleRow => ({
   slotId,
@@ -159,5 +162,19 @@ describe('my bookings', () => {
       { label: 'Guests', value: '2' },
       { label: 'Gown', value: 'M' },
     ]);
+  });
+});
+
+describe('a details page that cannot load', () => {
+  it('says "you are offline" when no answer came, else the server\'s message, else its own text', () => {
+    expect(
+      loadFailedText(new ApiError(0, 'No response from the server'), 'Could not load your bookings.'),
+    ).toBe(NO_ANSWER_TEXT);
+    expect(loadFailedText(new ApiError(404, 'x', { message: 'Event not found.' }), 'f')).toBe(
+      'Event not found.',
+    );
+    expect(loadFailedText(new ApiError(500, 'x'), 'Could not load your bookings.')).toBe(
+      'Could not load your bookings.',
+    );
   });
 });

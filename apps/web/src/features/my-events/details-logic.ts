@@ -1,5 +1,6 @@
 import type { BookingEvent, MyBooking, ScheduleRow } from '@parley/domain/booking';
-import { MY_BOOKINGS_TEXT } from './my-events-text';
+import { ApiError, serverMessage } from '../../lib/api-client';
+import { MY_BOOKINGS_TEXT, NO_ANSWER_TEXT } from './my-events-text';
 
 // Rules of the teacher's schedule and the family's bookings pages (issue 5 "Teacher, parent and student
 // views"), pure so they are tested directly.
@@ -121,4 +122,9 @@ export function bookingFacts(booking: MyBooking): { label: string; value: string
   if (booking.guests > 0) facts.push({ label: FACTS.guests, value: String(booking.guests) });
   if (booking.gownSize) facts.push({ label: FACTS.gown, value: booking.gownSize });
   return facts;
+}
+
+/** A details page's load failure: "you are offline" when no answer came at all, else the server's word. */
+export function loadFailedText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status === 0 ? NO_ANSWER_TEXT : serverMessage(error, fallback);
 }

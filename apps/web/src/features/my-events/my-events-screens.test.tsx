@@ -3,7 +3,6 @@ import type { BookingPage, MyBooking, TeacherSchedule } from '@parley/domain/boo
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NO_ANSWER_TEXT } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
 import { renderAt } from '../../test-support/render-app';
@@ -16,6 +15,7 @@ import {
   stubFetch,
 } from '../../test-support/screen-fixtures';
 import { teacherScheduleQuery } from './api';
+import { NO_ANSWER_TEXT } from './my-events-text';
 
 // The teacher's schedule and the family's bookings pages through the real router, guard, providers and
 // API client; only fetch is faked.

@@ -38,3 +38,7 @@ export const DETAILS_TEXT = {
   noEvent: 'No event chosen. Open an event from Home.',
   home: 'Home',
 } as const;
+
+/** What the details pages say when no answer came at all (the spec has no text for it). */
+export const NO_ANSWER_TEXT =
+  'You are offline, or the server could not be reached. Check your connection and try again.';

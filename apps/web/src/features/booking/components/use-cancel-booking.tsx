@@ -33,7 +33,7 @@ export function useCancelBooking(access: BookingAccess, eventId: number) {
       title={BOOKING_UI.cancelTitle}
       message={BOOKING_UI.cancelText(what)}
       confirmLabel={BOOKING_UI.cancelConfirm}
-      cancelLabel={BOOKING_UI.keepBooking}
+      cancelLabel={BOOKING_UI.keep}
       destructive
       pending={mutation.isPending}
       onCancel={() => setTarget(null)}

@@ -20,9 +20,15 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeading } from '../../../components/page-heading';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useSnackbar } from '../../../components/snackbar';
-import { loadFailedText, serverMessage } from '../../../lib/api-client';
+import { serverMessage } from '../../../lib/api-client';
 import { afterBookingChange, bookingViewQuery, rememberCurrentEvent, removeBooking } from '../api';
-import { bookingFacts, canChangeBookings, eventLocations, liveBookings } from '../details-logic';
+import {
+  bookingFacts,
+  canChangeBookings,
+  eventLocations,
+  liveBookings,
+  loadFailedText,
+} from '../details-logic';
 import { DETAILS_TEXT, MY_BOOKINGS_TEXT } from '../my-events-text';
 import { DetailsProblem } from './details-states';
 import { useEventId } from './use-event-id';
