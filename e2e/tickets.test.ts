@@ -306,7 +306,7 @@ describe('tickets at the door (online)', () => {
       .click();
     await textOf(ticketDialog, 'Ticket 1 of 3');
     await textOf(ticketDialog, /\bScanned\b/);
-    await textOf(ticketDialog, /Scanned: \d/);
+    await textOf(ticketDialog, /Scanned: \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
     expect(await ticketDialog.innerText()).not.toContain('Ready to Scan'); // Rosa's (the guests' are hidden)
     await shot(parentPage, 'desktop-07-your-ticket-scanned');
 
@@ -319,7 +319,7 @@ describe('tickets at the door (online)', () => {
       .getByRole('button', { name: 'Show Ticket' })
       .click();
     const phoneTicket = parentPhone.page.getByRole('dialog', { name: 'Your Ticket' });
-    await textOf(phoneTicket, /Scanned: \d/);
+    await textOf(phoneTicket, /Scanned: \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
     await shot(parentPhone.page, 'phone-08-your-ticket-scanned');
   });
 
