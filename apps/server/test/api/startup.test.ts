@@ -11,7 +11,8 @@ describe('start-up while the database is still getting ready', () => {
   });
   afterAll(() => testDb.close());
 
-  it('holds API requests until the database is ready, then answers them', async () => {
+  /** The app as main.ts builds it while the database is still opening: ready when the test says so. */
+  async function startingApp() {
     let markReady = () => {};
     const databaseReady = new Promise<void>((resolve) => {
       markReady = resolve;
@@ -23,6 +24,11 @@ describe('start-up while the database is still getting ready', () => {
       rateLimitStore: new MemoryStore(),
       databaseReady,
     });
+    return { app, markReady, databaseReady };
+  }
+
+  it('holds API requests until the database is ready, then answers them', async () => {
+    const { app, markReady } = await startingApp();
     try {
       let answered = false;
       const pending = app.inject({ method: 'GET', url: '/api/site/config' }).then((response) => {
@@ -41,17 +47,7 @@ describe('start-up while the database is still getting ready', () => {
   });
 
   it('answers readiness at once while the database starts: 503, then ready; liveness all along', async () => {
-    let markReady = () => {};
-    const databaseReady = new Promise<void>((resolve) => {
-      markReady = resolve;
-    });
-    const app = await buildApp({
-      db: testDb.db,
-      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
-      logger: false,
-      rateLimitStore: new MemoryStore(),
-      databaseReady,
-    });
+    const { app, markReady, databaseReady } = await startingApp();
     try {
       const starting = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(starting.statusCode).toBe(503);
