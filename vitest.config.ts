@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { preactAliases } from './apps/web/preact-aliases.ts';
 
 // One runner, several projects: pure rules, the web app, the API on PGlite and on PostgreSQL, and the
 // browser journeys. `npm test` (scripts/test.sh) picks which run.
@@ -30,38 +29,15 @@ export default defineConfig({
         },
       },
       {
-        // On Preact, as the build: the aliases reach the libraries that import React only when Vitest
-        // transforms them itself rather than handing them to Node.
-        resolve: {
-          alias: [
-            ...preactAliases,
-            // MUI imports this one CommonJS file, whose require('react') Node would answer with React itself.
-            {
-              find: 'react-transition-group/cjs/TransitionGroupContext.js',
-              replacement: 'react-transition-group/esm/TransitionGroupContext.js',
-            },
-          ],
-          // The libraries' ES builds, as the bundler takes them (their CommonJS builds require React).
-          mainFields: ['module', 'main'],
-          conditions: ['module', 'development'],
-        },
         test: {
           name: 'web',
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           env: { TZ: 'UTC' },
-          // React's behaviours that compat lacks (as main.tsx loads them first), and Testing Library's waits.
+          // Testing Library's waits, long enough for a busy CI machine.
           setupFiles: ['apps/web/src/test-support/setup.ts'],
           // A screen test clicks through several requests: a busy 2-CPU machine needs more than 5 s.
           testTimeout: 20_000,
-          server: {
-            deps: {
-              inline: [
-                /[\\/]node_modules[\\/](@mui|@emotion|@tanstack|@testing-library|@hookform)[\\/]/,
-                /[\\/]node_modules[\\/](react-router|react-hook-form|react-transition-group)[\\/]/,
-              ],
-            },
-          },
         },
       },
       apiProject('api-pglite', 'pglite'),

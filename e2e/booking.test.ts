@@ -271,7 +271,7 @@ describe.each([
     const served = await fetch((await mailLink.getAttribute('href')) ?? '', {
       headers: { 'user-agent': await page.evaluate(() => navigator.userAgent) },
     });
-    const root = /<div id="root" data-prerendered="on-gesture">(.*?)<div id="prerendered-end"/s.exec(
+    const root = /<div id="root" data-prerendered="when-idle">(.*?)<div id="prerendered-end"/s.exec(
       await served.text(),
     )?.[1];
     expect(root).toContain(`Booking as ${e.parent.name} (from your invitation link)`);

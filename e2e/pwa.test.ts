@@ -110,8 +110,7 @@ describe('the installable app', () => {
       expect(await page.locator('meta[name="mobile-web-app-capable"]').getAttribute('content')).toBe('yes');
       expect(warnings.filter((text) => /deprecated/i.test(text))).toEqual([]);
 
-      // The login page runs the app (which registers the worker) at the visitor's first gesture.
-      await page.keyboard.press('Shift');
+      // The login page runs the app (which registers the worker) once the page is idle.
       await controlledBy(page);
       const cdp = await page.context().newCDPSession(page);
       const parsed = (await cdp.send('Page.getAppManifest')) as {

@@ -17,20 +17,20 @@ const KB = 1024;
 export const PAGES = [
   {
     name: 'login (/auth/login)',
-    limitKb: 148,
-    goalKb: 170,
+    limitKb: 204.1,
+    goalKb: 204.1,
     modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
   },
   {
     name: 'booking link (/book/ptevent/{code}, /book/event/{code})',
-    limitKb: 170,
-    goalKb: 170,
+    limitKb: 228.2,
+    goalKb: 228.2,
     modules: ['src/app/layouts/booking-layout.tsx', 'src/features/booking/components/booking-page.tsx'],
   },
   {
     name: 'home (/home)',
-    limitKb: 192,
-    goalKb: 200,
+    limitKb: 249.7,
+    goalKb: 249.7,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
   },
 ];

@@ -14,11 +14,11 @@ const RENDERER = join(root, 'apps/web/prerender/page-renderer.mjs');
 
 /**
  * Each prerendered document, by name (apps/server/src/plugins/web-app.ts), the address it is rendered at,
- * and when the app takes it over (apps/web/src/app/prerendered.ts): a booking link without its answers at
- * once, since its content comes from the API; the login form at the visitor's first gesture.
+ * and when the app takes it over (apps/web/src/app/prerendered.tsx): a booking link without its answers at
+ * once, since its content comes from the API; the login form once the page is idle.
  */
 export const PRERENDERED_PAGES = {
-  login: { path: '/auth/login', takeOver: 'on-gesture' },
+  login: { path: '/auth/login', takeOver: 'when-idle' },
   'book-ptevent': { path: '/book/ptevent/PRERENDER', takeOver: 'at-once' },
   'book-event': { path: '/book/event/PRERENDER', takeOver: 'at-once' },
 };
@@ -30,8 +30,10 @@ export async function prerenderPages(dist) {
   await build({
     configFile: join(root, 'apps/web/vite.config.ts'),
     logLevel: 'warn',
-    // The libraries' production code, as in the browser build.
+    // The libraries' production code, as in the browser build, and their builds for a server without Node
+    // where they have one: Emotion's then keeps the styles it makes for prerender.tsx to collect.
     define: { 'process.env.NODE_ENV': '"production"' },
+    ssr: { resolve: { conditions: ['worker', 'browser', 'module', 'production'] } },
     build: {
       ssr: 'src/prerender.tsx',
       outDir: out,
@@ -41,11 +43,6 @@ export async function prerenderPages(dist) {
       rolldownOptions: {
         // One classic script that leaves its exports in `parleyPrerender`: run in a window's own context.
         output: { format: 'iife', name: 'parleyPrerender', entryFileNames: 'render.js' },
-        // React Router probes for React 19's useOptimistic, which Preact does not have (it falls back).
-        onLog(level, log, handler) {
-          if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('useOptimistic')) return;
-          handler(level, log);
-        },
       },
     },
   });

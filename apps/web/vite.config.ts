@@ -7,12 +7,6 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { preactAliases } from './preact-aliases.ts';
-
-// zod compiles its parsers with new Function() and probes whether it may as each schema is built, at module
-// load (before any of our code runs). The CSP forbids eval, so that probe is a reported violation: switch
-// compiling off in zod's global config (which it reads from globalThis) ahead of zod, in its chunk.
-const ZOD_JITLESS = 'globalThis.__zod_globalConfig = { jitless: true };';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -113,15 +107,14 @@ function pureDomainConstants(): Plugin {
 }
 
 // The build for browsers, and (isSsrBuild) the prerender bundle that scripts/prerender.mjs runs in Node:
-// the same app and aliases, without the service worker, the compressed copies and the chunk layout.
+// the same app, without the service worker, the compressed copies and the chunk layout.
 export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), pureDomainConstants(), ...(isSsrBuild ? [] : browserPlugins())],
-  resolve: { alias: preactAliases },
   // A placeholder nonce on every script, style and preload tag Vite emits, and a <meta property="csp-nonce">:
   // the server swaps in a fresh nonce per page (apps/server/src/plugins/security-headers.ts).
   html: { cspNonce: 'PARLEY_CSP_NONCE' },
-  // Prerendering runs the libraries' browser builds in jsdom, bundled (Node would load React itself).
+  // Prerendering runs the libraries' browser builds in jsdom, bundled into one script for its window.
   ssr: { target: 'webworker', noExternal: true },
   build: isSsrBuild
     ? { rolldownOptions: { output: { codeSplitting: false } } }
@@ -136,11 +129,11 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: {
               groups: [
-                // What every page runs first: Preact (in React's place) and the router, MUI's styling core
-                // (both stable across releases of the app, so they stay cached), and the app's shell.
+                // What every page runs first: React and the router, MUI's styling core (both stable across
+                // releases of the app, so they stay cached), and the app's shell.
                 {
-                  name: 'preact',
-                  test: /[\\/]node_modules[\\/](preact|react-router)[\\/]/,
+                  name: 'react',
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
                   priority: 3,
                 },
                 {
@@ -153,10 +146,6 @@ export default defineConfig(({ isSsrBuild }) => ({
                 { name: 'shell', tags: ['$initial'], priority: 1 },
               ],
             },
-            intro: (chunk) =>
-              Object.keys(chunk.modules).some((id) => /[\\/]node_modules[\\/]zod[\\/]/.test(id))
-                ? ZOD_JITLESS
-                : '',
           },
         },
       },

@@ -31,6 +31,14 @@ function matchMediaAt(width) {
   });
 }
 
+/** A MessageChannel whose messages are the window's timers. */
+function WindowChannel(window) {
+  return class {
+    port1 = { onmessage: null };
+    port2 = { postMessage: (data) => window.setTimeout(() => this.port1.onmessage?.({ data }), 0) };
+  };
+}
+
 /** The bundle, compiled once per build (a new build has a new file time). */
 let compiled = null;
 function bundleScript(path) {
@@ -55,6 +63,11 @@ export async function renderPage(JSDOM, { bundle, template, url, takeOver, viewp
     window.matchMedia = matchMediaAt(WIDTHS[viewport ?? 'desktop']);
     // A request the page would make is never answered here: what its first render needs came with it.
     window.fetch = () => new Promise(() => {});
+    // What React's server renderer takes from a browser as it loads, which jsdom does not have. Only its
+    // streaming half uses them (not renderToString): a channel on the window's own timers, which end with
+    // the window (Node's would keep the process alive), and Node's TextEncoder.
+    window.MessageChannel ??= WindowChannel(window);
+    window.TextEncoder ??= TextEncoder;
     // What the visitor's browser keeps (a signed-in page's user), read by the app as it starts.
     for (const [key, value] of Object.entries(storage ?? {})) window.localStorage.setItem(key, value);
     const { renderDocument } = script.runInContext(dom.getInternalVMContext());

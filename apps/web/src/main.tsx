@@ -1,5 +1,3 @@
-// First: React's behaviours that Preact lacks, in place before anything renders (decision 019).
-import './lib/preact-parity';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { isPrerendered, takeOverPrerendered } from './app/prerendered';
@@ -31,7 +29,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 if (isPrerendered(container)) {
   void takeOverPrerendered(container, pageLoaded, <App />);
-  // The service worker (offline start, installability) does not wait for a takeover that waits for the
-  // visitor's first gesture: it is registered once the page is idle, as the app would (start is once only).
+  // The service worker (offline start, installability), registered once the page is idle, as the app
+  // would once its idle notices load (start is once only).
   onIdle(() => void import('./features/app-update/app-updates').then(({ appUpdates }) => appUpdates.start()));
 } else createRoot(container).render(<App />);

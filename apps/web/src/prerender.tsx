@@ -1,12 +1,9 @@
 // scripts/prerender.mjs bundles this into one script that apps/web/prerender/page-renderer.mjs runs in a fresh
 // jsdom at a page's address, as its visitor in the dark theme first sees it: at build time for the login
 // page (signed out), and per request for a booking link with its first answers (decision 019) and for a
-// signed-in visitor's home (decision 028). main.tsx renders
-// over the result.
-import './lib/preact-parity';
+// signed-in visitor's home (decision 028). main.tsx hydrates the result.
 import type { Viewport } from '@parley/domain/constants';
-import { act } from 'preact/test-utils';
-import { createRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { App } from './app/app';
 import { prerenderedDocument, type TakeOver } from './app/prerendered';
 import { emotionCache } from './app/providers';
@@ -46,6 +43,23 @@ function propertiesToAttributes(container: HTMLElement) {
     option.toggleAttribute('selected', option.selected);
 }
 
+/**
+ * The rules Emotion made while rendering: a component's (those of its class), which the app's Emotion takes
+ * over by name, and the rest (the global styles, keyframes), which the app writes again.
+ */
+function emotionStyles() {
+  const components = { names: [] as string[], css: '' };
+  let global = '';
+  for (const [name, rules] of Object.entries(emotionCache.inserted)) {
+    if (typeof rules !== 'string') continue;
+    if (rules.includes(`.${emotionCache.key}-${name}`)) {
+      components.names.push(name);
+      components.css += rules;
+    } else global += rules;
+  }
+  return { components, global };
+}
+
 /** The built index.html (`template`) made into the prerendered page at jsdom's address. */
 export async function renderDocument(
   template: string,
@@ -62,13 +76,12 @@ export async function renderDocument(
   await preloadPage({ pathname, search, hash, loggedIn: token !== null, isAdmin: user?.isAdmin ?? null });
   const container = document.getElementById('root');
   if (!container) throw new Error('no #root');
-  // Preact renders synchronously: the markup and the styles it uses are complete when render returns. A
-  // page for a request shows what its visitor sees once the first effects have run too (the children of
-  // the family ticked, the personal link kept): act runs them, and the renders they cause, at once.
-  if (forRequest) act(() => createRoot(container).render(<App />));
-  else createRoot(container).render(<App />);
-  const css = (key: string) =>
-    [...document.querySelectorAll(`style[data-emotion="${key}"]`)].map((style) => style.textContent).join('');
+  // The app's first render, as React renders it on a server, so that main.tsx can hydrate it: the same
+  // elements, texts and ids. Emotion is its server build here (scripts/prerender.mjs) and, in the mode
+  // @emotion/server uses, keeps each style's rules in the cache rather than in the markup.
+  emotionCache.compat = true;
+  container.innerHTML = renderToString(<App />);
+  const { components, global } = emotionStyles();
   propertiesToAttributes(container);
   const elementStyles = styleAttributesToRules(container);
   return prerenderedDocument(template, {
@@ -78,7 +91,7 @@ export async function renderDocument(
     keep: forRequest ? bookingLinkKeeping(pathname) : null,
     visitor: token !== null ? (user?.id ?? null) : null,
     markup: container.innerHTML,
-    styles: { names: Object.keys(emotionCache.inserted), css: css(emotionCache.key) },
-    globalCss: css(`${emotionCache.key}-global`) + elementStyles,
+    styles: components,
+    globalCss: global + elementStyles,
   });
 }

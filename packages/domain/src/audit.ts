@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { idParam } from './fields';
 import { ROLE_LABELS, ROLES, type Role } from './roles';
+import { z } from './zod';
 
 // The audit trail (issue 11, decision 014): every change an admin or teacher makes to someone else's data,
 // with who, when, what and from where. Entries keep snapshots (names, labels) so they outlive the people

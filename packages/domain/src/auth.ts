@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { emailField, passwordField, personNameField, schoolNameField, tokenField } from './fields';
 import { VALIDATION } from './messages';
 import { ROLES } from './roles';
+import { z } from './zod';
 
 // The wire contract of the account journey (spec §7 Authentication). Request objects are strict:
 // an unknown field is a client bug worth a clear 400, not something to ignore silently.

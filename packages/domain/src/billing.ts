@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { EMAIL_PATTERN } from './fields';
 import { VALIDATION } from './messages';
+import { z } from './zod';
 
 // Billing for schools (issue 15, decision 021): the wire contract of /api/billing/*, and the catalogue's
 // shape. Plans and prices are configuration (the server's billing catalogue), never branches in code.

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
 import { bookingItem, eventOptions, sectionSummary, statusLabel } from './events';
 import { idField, idParam } from './fields';
+import { z } from './zod';
 
 // Booking (issue 5; spec §2 Booking layout and Home "My Events", §3 Booking form and Open event summary
 // item, §4 booking flow, §7 Events booking calls, §8 booking fetch failure). Instants travel as ISO

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
-import { z } from 'zod';
 import { emailField, personNameField } from './fields';
+import { z } from './zod';
 
 // Bulk add of teachers, and of students with their parents (issue 3): parse a CSV, check every row, and
 // say why a row is refused before anything is written. Pure: the server passes what it knows.

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { errorResponse } from './auth';
 import { EVENT_NAME_MAX } from './constants';
 import { EVENT_GROUPS, type EventGroup } from './event-groups';
@@ -6,6 +5,7 @@ import { ID_MAX, idField, idParam } from './fields';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
 import { sectionLabel } from './time-zone';
+import { z } from './zod';
 
 // Events (issue 4; spec §2 Events list, §3 Event, Event type, Home data, §5, §7 Events and Messages).
 // Instants travel as ISO 8601 strings (UTC, "Z"); every instant that a screen shows also comes as a label

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   EMAIL_MAX,
   NAME_MAX,
@@ -8,6 +7,7 @@ import {
   SCHOOL_NAME_MIN,
 } from './constants';
 import { VALIDATION } from './messages';
+import { z } from './zod';
 
 // Field rules of spec §5, shared by forms (client) and request schemas (server).
 

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { siteIndexResponse } from './auth';
 import { myEventsFields } from './booking';
 import { activeEventItem } from './events';
+import { z } from './zod';
 
 /**
  * GET site/index: spec §3 Home data. The admin's tiles and Event Bookings list (zeros and [] for other

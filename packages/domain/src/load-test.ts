@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { idParam } from './fields';
+import { z } from './zod';
 
 // The load-test page (issue 15, decision 022): an admin rehearses an event's opening rush on a sandbox copy
 // with simulated parents booking through the real booking path. The wire contract, the limits that keep a

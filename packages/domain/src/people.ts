@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { emailField, idField, idParam, personNameField } from './fields';
 import { ROLES } from './roles';
+import { z } from './zod';
 
 // People the school brings in by invitation (spec §3 user list item, §7 Users).
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 // Web Push contracts (issue 12; spec §4 "A push notification with action refresh_home triggers a
 // refresh-home event on the page").

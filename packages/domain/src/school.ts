@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { EMAIL_PATTERN, passwordField, personNameField, schoolNameField } from './fields';
 import { VALIDATION } from './messages';
+import { z } from './zod';
 
 // School profile, subjects, own profile and settings (issue 3).
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { idField } from './fields';
+import { z } from './zod';
 
 // The wire contract of one's signed-in sessions (decision 015).
 

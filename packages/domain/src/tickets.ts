@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { idField, idParam } from './fields';
+import { z } from './zod';
 
 // Tickets and the door (issue 10; spec §2 "Ticket display dialog" and "Ticket scanner dialog", §3 Ticket,
 // §4, §5 scanner rules, §6, §7 Tickets, §8 "Ticket load", "Camera", "Scan results", §9). One ticket per

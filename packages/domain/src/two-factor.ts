@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { loginResponse } from './auth';
 import { tokenField } from './fields';
 import { VALIDATION } from './messages';
+import { z } from './zod';
 
 // The wire contract of two-factor sign-in (TOTP with recovery codes, decision 015).
 

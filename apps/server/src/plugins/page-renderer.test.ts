@@ -49,8 +49,8 @@ describe('PageRenderer', () => {
       renderer.render(page),
       renderer.render({ ...page, url: 'http://localhost/book/event/DEF', viewport: 'desktop' }),
     ]);
-    expect(one).toBe('http://localhost/book/event/ABC phone on-gesture true');
-    expect(two).toBe('http://localhost/book/event/DEF desktop on-gesture true');
+    expect(one).toBe('http://localhost/book/event/ABC phone when-idle true');
+    expect(two).toBe('http://localhost/book/event/DEF desktop when-idle true');
     await renderer.close();
   });
 

@@ -68,7 +68,7 @@ export class PageRenderer {
           resolve(html);
         },
       });
-      worker.postMessage({ id, page: { ...page, bundle: this.bundle, takeOver: 'on-gesture' } });
+      worker.postMessage({ id, page: { ...page, bundle: this.bundle, takeOver: 'when-idle' } });
     });
   }
 

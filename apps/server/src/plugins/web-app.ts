@@ -281,7 +281,7 @@ export async function registerWebApp(
         (file) => `<link rel="modulepreload" crossorigin href="/${file}" nonce="${CSP_NONCE_PLACEHOLDER}">`,
       )
       .join('');
-    // A prerendered page holds its script tags back until it has been painted (apps/web/src/app/prerendered.ts).
+    // A prerendered page holds its script tags back until it has been painted (apps/web/src/app/prerendered.tsx).
     const held = html.indexOf(`<template id="${PAGE_ELEMENT_IDS.prerenderedScripts}">`);
     const at = held >= 0 ? html.indexOf('</template>', held) : html.indexOf('</head>');
     if (hints && at >= 0) html = `${html.slice(0, at)}${hints}${html.slice(at)}`;

@@ -1,6 +1,6 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
-import { createRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { useForm } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -36,19 +36,15 @@ function SignIn({ tone = 'dark' }: { tone?: string }) {
 }
 
 /** A page as the build prerenders it: the app's markup in a marked #root, its styles marked too. */
-function prerendered(app: ReactNode): HTMLElement {
-  const scratch = document.createElement('div');
-  const root = createRoot(scratch);
-  root.render(app);
-  const html = scratch.innerHTML;
-  root.unmount();
+function prerendered(app: ReactNode, css = ''): HTMLElement {
   const container = document.createElement('div');
   container.id = 'root';
   container.setAttribute(PRERENDERED, '');
-  container.innerHTML = html;
+  container.innerHTML = renderToString(app);
   document.body.append(container);
   const style = document.createElement('style');
   style.setAttribute(PRERENDERED, '');
+  style.textContent = css;
   document.head.append(style);
   return container;
 }
@@ -75,12 +71,12 @@ describe('takeOverPrerendered', () => {
 
     expect(screen.getByLabelText('Email')).toBe(email);
     expect(screen.getByLabelText('Note')).toBe(note);
-    expect(email.value).toBe('pat@example.org');
-    expect(note.value).toBe('Running late');
     expect(document.activeElement).toBe(note);
     await waitFor(() =>
       expect(screen.getByLabelText('Typed').textContent).toBe('pat@example.org|Running late'),
     );
+    expect(email.value).toBe('pat@example.org');
+    expect(note.value).toBe('Running late');
     expect(isPrerendered(container)).toBe(false);
     expect(document.querySelector(`style[${PRERENDERED}]`)).toBeNull();
   });
@@ -94,13 +90,16 @@ describe('takeOverPrerendered', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No @'));
   });
 
-  it('corrects what the first render draws otherwise (another theme), on the same elements', async () => {
-    const container = prerendered(<SignIn tone="dark" />);
-    const form = container.querySelector('form');
-    await takeOverPrerendered(container, Promise.resolve(), <SignIn tone="light" />);
-    expect(container.querySelector('form')).toBe(form);
-    expect(form?.className).toBe('light');
-    expect(container.querySelectorAll('form')).toHaveLength(1);
+  it('puts the prerender’s element styles back on their elements before the prerendered stylesheet goes', async () => {
+    const container = prerendered(
+      <p data-prerendered-style="0">Hi</p>,
+      '[data-prerendered-style="0"]{opacity:0.5!important}',
+    );
+    const paragraph = container.querySelector('p');
+    await takeOverPrerendered(container, Promise.resolve(), <p>Hi</p>);
+    expect(container.querySelector('p')).toBe(paragraph);
+    expect(paragraph?.style.opacity).toBe('0.5');
+    expect(paragraph?.hasAttribute('data-prerendered-style')).toBe(false);
   });
 
   it("renders once the page's chunks are in, and anyway when one failed to load", async () => {
@@ -198,44 +197,36 @@ describe("the prerendered page's inline script", () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Light mode' })).toBeTruthy());
   });
 
-  it('takes a page that waits for a gesture over at the first tap or key, and at once when stale', async () => {
+  it('holds a tap back until the app has hydrated, then drops its early listeners; a stale page is drawn afresh', async () => {
     const container = prerendered(<Toggle />);
-    container.setAttribute(PRERENDERED, 'on-gesture');
-    runHeadScript();
+    container.setAttribute(PRERENDERED, 'when-idle');
+    runHeadScript({ ...PAGE, takeOver: 'when-idle' });
+    const removed = vi.spyOn(document, 'removeEventListener');
     const taking = takeOverPrerendered(container, Promise.resolve(), <Toggle />);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(isPrerendered(container)).toBe(true);
-    window.dispatchEvent(new Event('pointerdown'));
+    // A tap while React hydrates reaches neither the half-hydrated app nor the browser: it waits its turn.
+    const tap = new MouseEvent('click', { bubbles: true, cancelable: true });
+    screen.getByRole('button', { name: 'Light mode' }).dispatchEvent(tap);
+    expect(tap.defaultPrevented).toBe(true);
     await taking;
     expect(isPrerendered(container)).toBe(false);
-
-    // The gesture that started the app (the inline script's listener) has come already: taken over at once.
-    cleanup();
-    document.body.innerHTML = '';
-    const started = prerendered(<Toggle />);
-    started.setAttribute(PRERENDERED, 'on-gesture');
-    runHeadScript({ ...PAGE, takeOver: 'on-gesture' });
-    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
-    const removed = vi.spyOn(document, 'removeEventListener');
-    await takeOverPrerendered(started, Promise.resolve(), <Toggle />);
-    expect(isPrerendered(started)).toBe(false);
-    // Its listeners are gone with the rest of the early ones.
-    const go = (window as { __parleyPrerendered?: { go?: () => void } }).__parleyPrerendered?.go;
-    expect(go).toBeTypeOf('function');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dark mode' })).toBeTruthy());
+    // The listener that starts the app at a gesture is gone with the rest of the early ones.
+    const early = (window as { __parleyPrerendered?: { go?: () => void } }).__parleyPrerendered;
+    expect(early?.go).toBeTypeOf('function');
     for (const gesture of ['pointerdown', 'keydown', 'input'])
-      expect(removed).toHaveBeenCalledWith(gesture, go, true);
+      expect(removed).toHaveBeenCalledWith(gesture, early?.go, true);
+    expect(removed).toHaveBeenCalledWith('click', expect.any(Function), true);
     removed.mockRestore();
 
     cleanup();
     document.body.innerHTML = '';
     const stale = prerendered(<Toggle />);
-    stale.setAttribute(PRERENDERED, 'on-gesture');
     document.documentElement.classList.add(PRERENDERED_STALE); // hidden: the app must show its own page
     const form = stale.querySelector('form');
     await takeOverPrerendered(stale, Promise.resolve(), <Toggle />);
     expect(isPrerendered(stale)).toBe(false);
     expect(document.documentElement.classList.contains(PRERENDERED_STALE)).toBe(false);
-    // Drawn afresh, not corrected in place (no colour fades from the other theme).
+    // Drawn afresh, not hydrated (no colour fades from the other theme).
     expect(stale.querySelector('form')).not.toBe(form);
     expect(stale.querySelectorAll('form')).toHaveLength(1);
   });
@@ -342,9 +333,9 @@ describe("the prerendered page's inline script", () => {
   });
 
   it('paints the page whole, then starts the app: its script tags wait in a template until then', async () => {
-    const onGesture = { ...PAGE, takeOver: 'on-gesture' as const };
+    const whenIdle = { ...PAGE, takeOver: 'when-idle' as const };
     const html = prerenderedDocument(TEMPLATE, {
-      ...onGesture,
+      ...whenIdle,
       styles: { ...PAGE.styles, css: 'p::after{content:"</style>"}' },
       globalCss: 'body{margin:0}',
     });
@@ -358,7 +349,7 @@ describe("the prerendered page's inline script", () => {
     expect(head.replace(held, '')).not.toMatch(/modulepreload|type="module"/);
     expect(head).toContain('<link rel="expect" href="#prerendered-end" blocking="render">');
     expect(body).toContain(
-      `<div id="root" ${PRERENDERED}="on-gesture"><p>Hi</p></div><div id="prerendered-end" hidden></div>`,
+      `<div id="root" ${PRERENDERED}="when-idle"><p>Hi</p></div><div id="prerendered-end" hidden></div>`,
     );
     // The components' styles under emotion's names, which the app's emotion takes as already written.
     expect(head).toContain(
@@ -368,34 +359,46 @@ describe("the prerendered page's inline script", () => {
     expect(head).toContain('body{margin:0}</style>');
     expect(() => prerenderedDocument('<html></html>', PAGE)).toThrow();
 
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
+    const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const appTags = () => document.head.querySelectorAll('script[type="module"], link[rel="modulepreload"]');
+    const heldBack = () => {
+      for (const tag of appTags()) tag.remove();
+      document.getElementById('prerendered-scripts')?.remove();
+      document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
+    };
+    await painted();
     for (const script of document.head.querySelectorAll('script')) script.remove(); // the tests' before
-    document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
-    runHeadScript(onGesture);
-    expect(document.head.querySelector('script[type="module"], link[rel="modulepreload"]')).toBeNull();
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    // Painted: the app's files are fetched, but nothing of it runs before the visitor's first gesture.
+    heldBack();
+    runHeadScript(whenIdle);
+    expect(appTags()).toHaveLength(0);
+    await painted();
+    // Painted: the app's files are fetched, and it runs once the browser is idle.
     const preload = document.head.querySelectorAll('link[rel="modulepreload"]');
     expect([...preload].map((link) => link.getAttribute('href'))).toEqual(['/assets/react-BBBBBBBB.js']);
     expect(document.head.querySelector('script[type="module"]')).toBeNull();
-    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(idle).toHaveLength(1);
+    idle[0]?.();
     const entry = document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]');
     expect(entry).toHaveLength(1);
     expect(entry[0]?.getAttribute('src')).toBe('/assets/index-AAAAAAAA.js');
     expect(entry[0]?.nonce).toBe('N');
-    for (const tag of [...preload, ...entry]) tag.remove();
+
+    // A gesture before the page is idle starts it at once.
+    heldBack();
+    runHeadScript(whenIdle);
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
+    vi.unstubAllGlobals();
 
     // A page taken over at once needs the app for its content: its scripts are fetched at once. So does a
     // stale page (hidden until the app draws this visitor's own).
     for (const [page, stale] of [
       [PAGE, false],
-      [onGesture, true],
+      [whenIdle, true],
     ] as const) {
-      for (const tag of document.head.querySelectorAll('script[type="module"], link[rel="modulepreload"]')) {
-        tag.remove();
-      }
-      document.getElementById('prerendered-scripts')?.remove();
-      document.head.insertAdjacentHTML('beforeend', `<template id="prerendered-scripts">${held}</template>`);
+      heldBack();
       if (stale) localStorage.setItem('theme', 'light');
       runHeadScript(page);
       expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);

@@ -11,7 +11,7 @@ export const bookingLinkKey = (code: string) => `bookingLink:${code}`;
 
 /**
  * Where a booking page's personal link is kept, for a page rendered by the server: its inline script moves
- * the link from the address into the tab's store before the first paint (apps/web/src/app/prerendered.ts),
+ * the link from the address into the tab's store before the first paint (apps/web/src/app/prerendered.tsx),
  * as the app would once it runs. Null for any other address.
  */
 export function bookingLinkKeeping(pathname: string): { param: string; key: string } | null {

@@ -6,7 +6,7 @@ import {
   studentRequest,
   teacherRequest,
 } from '@parley/domain/people';
-import { z } from 'zod';
+import { z } from '@parley/domain/zod';
 import { PEOPLE_TEXT } from '../../lib/ui-text';
 import type { PeopleKind } from './list-cache';
 

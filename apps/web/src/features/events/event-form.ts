@@ -1,5 +1,5 @@
 import { eventNameField, eventTypeIdField } from '@parley/domain/events';
-import { z } from 'zod';
+import { z } from '@parley/domain/zod';
 
 // The new-event form (spec §3 "New-event form": name, eventTypeId; spec §5 texts come from the domain's
 // fields, so the dialog and the API say the same thing).

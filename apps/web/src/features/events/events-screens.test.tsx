@@ -2,10 +2,9 @@ import { EVENT_TEXT, type EventTypeItem } from '@parley/domain/events';
 import { VALIDATION } from '@parley/domain/messages';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { options } from 'preact';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, type RecordedRequest, stubFetch } from '../../test-support/screen-fixtures';
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
@@ -139,19 +138,14 @@ describe('section dialog (spec §4)', () => {
       (path) => (path === '/api/users/teachers' ? () => json(200, { items: [] }) : undefined),
       () => [],
     );
-    // Effects' next task late, as when a browser handles typing first (lib/preact-parity.ts sets it).
-    const nextTask = options.requestAnimationFrame;
-    options.requestAnimationFrame = (callback) => setTimeout(callback, 200);
-    onTestFinished(() => {
-      options.requestAnimationFrame = nextTask;
-    });
     wrap(<SectionDialogOpener />);
     // A browser's click and typing, outside act().
     screen.getByRole('button', { name: 'Add section' }).click();
     const date = await appeared(() => document.querySelector<HTMLInputElement>('input[type="date"]'));
     date.value = '2026-12-23';
     date.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // The effects of the render that opened it, and of the renders they cause, have all run by now.
+    for (let task = 0; task < 20; task++) await new Promise((resolve) => setTimeout(resolve, 0));
     expect(date.isConnected).toBe(true);
     expect(date.value).toBe('2026-12-23');
   });

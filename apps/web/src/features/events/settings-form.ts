@@ -1,7 +1,7 @@
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import { type EventDetail, type EventUpdateRequest, SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
-import { z } from 'zod';
+import { z } from '@parley/domain/zod';
 import { CLOCK_ERROR, readClockTime } from '../../components/clock-time';
 import { EVENTS_TEXT } from '../../lib/ui-text';
 

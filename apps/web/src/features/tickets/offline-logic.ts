@@ -7,7 +7,7 @@ import {
   TICKET_TEXT,
 } from '@parley/domain/tickets';
 import { formatIsoDateTime, formatIsoTime } from '@parley/domain/time-zone';
-import { z } from 'zod';
+import { z } from '@parley/domain/zod';
 import type { ScanPanel } from './scan-logic';
 import { TICKETS_UI } from './tickets-text';
 

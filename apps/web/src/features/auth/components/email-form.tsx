@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { type EmailRequest, emailRequest } from '@parley/domain/auth';
+import type { z } from '@parley/domain/zod';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormTextField } from '../../../components/form-text-field';
 import { LABELS } from '../../../lib/ui-text';
 

@@ -18,10 +18,10 @@ import {
   planBand,
   requestInvoiceRequest,
 } from '@parley/domain/billing';
+import type { z } from '@parley/domain/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert';
 import { FormTextField } from '../../../components/form-text-field';
 import { PageHeading } from '../../../components/page-heading';

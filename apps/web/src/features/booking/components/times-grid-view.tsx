@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { MyBooking } from '@parley/domain/booking';
-import { useId, useState } from 'react';
+import { memo, useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
 import { BOOKING_UI } from '../booking-text';
 import { type Cell, type Column, cellLabel, columnView, studentNames, type TimesGrid } from '../times-grid';
 
@@ -32,21 +32,43 @@ const CELL_STYLE = {
   clash: { variant: 'text', color: 'inherit' },
 } as const;
 
-function SlotButton({
-  cell,
-  column,
-  actions,
-  showTime,
-}: {
+type SlotProps = {
   cell: Cell;
   column: Column;
-  actions: GridActions;
+  /** The slot's accessible name (its time, teacher, children and state). */
+  label: string;
+  /** Stable across renders (usePick), so a slot whose state did not change is not drawn again. */
+  onPick: GridActions['onPick'];
+  canBook: boolean;
   /** The table's rows already say the time; a phone's list of buttons does not. */
   showTime: boolean;
-}) {
+};
+
+/**
+ * The grid's onPick as one function for the grid's life, calling the latest: picking a slot then draws
+ * only the slots whose state changed, not the evening's every button (a slow phone's tap waited for that).
+ */
+function usePick(actions: GridActions): GridActions['onPick'] {
+  const latest = useRef(actions);
+  useLayoutEffect(() => {
+    latest.current = actions;
+  });
+  return useCallback((column, cell) => latest.current.onPick(column, cell), []);
+}
+
+/** Drawn again only when what it shows changed (its column's key and its slot are the same by its key). */
+const sameSlot = (before: SlotProps, after: SlotProps) =>
+  before.label === after.label &&
+  before.onPick === after.onPick &&
+  before.canBook === after.canBook &&
+  before.showTime === after.showTime &&
+  before.cell.selectable === after.cell.selectable &&
+  before.cell.endTime === after.cell.endTime &&
+  before.cell.location === after.cell.location;
+
+const SlotButton = memo(function SlotButton({ cell, column, label, onPick, canBook, showTime }: SlotProps) {
   const style = CELL_STYLE[cell.state];
-  const label = cellLabel(cell, column, BOOKING_UI.cell);
-  const inert = !cell.selectable || !actions.canBook;
+  const inert = !cell.selectable || !canBook;
   return (
     <Button
       size="small"
@@ -58,7 +80,7 @@ function SlotButton({
       title={`${cell.time} – ${cell.endTime}${cell.location ? ` · ${cell.location}` : ''}`}
       disabled={inert && cell.state !== 'mine'}
       aria-disabled={inert ? true : undefined}
-      onClick={inert ? undefined : () => actions.onPick(column, cell)}
+      onClick={inert ? undefined : () => onPick(column, cell)}
       sx={{
         minWidth: 0,
         px: 0.5,
@@ -86,7 +108,7 @@ function SlotButton({
       </Typography>
     </Button>
   );
-}
+}, sameSlot);
 
 /** Who and what a column is, and its booking with Change / Cancel (or "Keep this time" while changing). */
 function ColumnHead({ column, actions, dense }: { column: Column; actions: GridActions; dense?: boolean }) {
@@ -153,6 +175,7 @@ function ColumnHead({ column, actions, dense }: { column: Column; actions: GridA
 
 /** Desktop: per date, a table with a column per teacher (and child) and a row per start time. */
 export function TimesTable({ model, actions }: { model: TimesGrid; actions: GridActions }) {
+  const onPick = usePick(actions);
   return (
     <Stack spacing={2}>
       {model.sections.map((section) => (
@@ -196,7 +219,14 @@ export function TimesTable({ model, actions }: { model: TimesGrid; actions: Grid
                       return (
                         <TableCell key={column.key} sx={{ p: 0.5 }}>
                           {cell ? (
-                            <SlotButton cell={cell} column={column} actions={actions} showTime={false} />
+                            <SlotButton
+                              cell={cell}
+                              column={column}
+                              label={cellLabel(cell, column, BOOKING_UI.cell)}
+                              onPick={onPick}
+                              canBook={actions.canBook}
+                              showTime={false}
+                            />
                           ) : (
                             <Box sx={{ textAlign: 'center', color: 'text.secondary' }}>—</Box>
                           )}
@@ -216,6 +246,7 @@ export function TimesTable({ model, actions }: { model: TimesGrid; actions: Grid
 
 /** Phone: one teacher at a time, chosen with a selector; their times as a grid of buttons. */
 export function TimesList({ model, actions }: { model: TimesGrid; actions: GridActions }) {
+  const onPick = usePick(actions);
   const selectId = useId();
   const [chosen, setChosen] = useState<string | null>(null);
   const key =
@@ -255,7 +286,15 @@ export function TimesList({ model, actions }: { model: TimesGrid; actions: GridA
             sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(84px, 1fr))', gap: 0.75 }}
           >
             {day.cells.map((cell) => (
-              <SlotButton key={cell.slotId} cell={cell} column={column} actions={actions} showTime />
+              <SlotButton
+                key={cell.slotId}
+                cell={cell}
+                column={column}
+                label={cellLabel(cell, column, BOOKING_UI.cell)}
+                onPick={onPick}
+                canBook={actions.canBook}
+                showTime
+              />
             ))}
           </Box>
         </Box>

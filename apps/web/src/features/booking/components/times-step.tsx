@@ -19,7 +19,7 @@ import type {
   SubjectTeacherItem,
 } from '@parley/domain/booking';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { memo, startTransition, useId, useMemo, useState } from 'react';
 import { readClockTime } from '../../../components/clock-time';
 import { TimeField } from '../../../components/time-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
@@ -200,6 +200,27 @@ function ArrangePanel({
 }
 
 /** Step 3: "Arrange for me", or pick a time per teacher from the live grid (re-read every 15 s and on focus). */
+/** "Arrange for me" / "Pick times": drawn again only when the mode changes, not at every pick. */
+const ModeTabs = memo(function ModeTabs({
+  mode,
+  onMode,
+}: {
+  mode: TimesMode;
+  onMode: (mode: TimesMode) => void;
+}) {
+  return (
+    <Tabs
+      value={mode}
+      onChange={(_event, value: TimesMode) => onMode(value)}
+      variant="fullWidth"
+      aria-label={BOOKING_UI.steps.times}
+    >
+      <Tab value="arrange" label={BOOKING_UI.arrangeTab} />
+      <Tab value="pick" label={BOOKING_UI.pickTab} />
+    </Tabs>
+  );
+});
+
 export function TimesStep({
   access,
   page,
@@ -268,7 +289,11 @@ export function TimesStep({
     changing,
     onPick: (column, cell) => {
       book.reset();
-      setPicks((current) => togglePick(validPicks(model, current), column.key, cell.slotId));
+      // A transition: the tap's own answer (the button's ripple) is painted first, and the grid with the
+      // slot picked in the frames after, rather than the tap waiting for the whole step to be drawn.
+      startTransition(() =>
+        setPicks((current) => togglePick(validPicks(model, current), column.key, cell.slotId)),
+      );
     },
     onChange: (column) => {
       book.reset();
@@ -291,15 +316,7 @@ export function TimesStep({
 
   return (
     <Stack spacing={2}>
-      <Tabs
-        value={mode}
-        onChange={(_event, value: TimesMode) => setMode(value)}
-        variant="fullWidth"
-        aria-label={BOOKING_UI.steps.times}
-      >
-        <Tab value="arrange" label={BOOKING_UI.arrangeTab} />
-        <Tab value="pick" label={BOOKING_UI.pickTab} />
-      </Tabs>
+      <ModeTabs mode={mode} onMode={setMode} />
       {book.isError ? (
         <Alert severity="warning" role="alert">
           {bookingErrorLines(book.error).join(' ')}

@@ -5,13 +5,16 @@ import type { Ticket } from '@parley/domain/tickets';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { LoadingOverlay } from '../../../components/loading-overlay';
 import { canScanOnDevice, deviceTraits } from '../device-check';
-import { MobileRequiredDialog } from './mobile-required-dialog';
 
 // The scanner is its own chunk: the camera and decoder code load for the people who may scan (this
 // button shows only to them), never for a parent who books. On a device that can scan it loads with the
 // button, so a door whose network drops before "Scan Tickets" is tapped still has its scanner.
 const loadScanner = () => import('./scanner-dialog');
 const ScannerDialog = lazy(() => loadScanner().then((module) => ({ default: module.ScannerDialog })));
+// Shown only when a computer is asked to scan: not in the home page's bytes either.
+const MobileRequiredDialog = lazy(() =>
+  import('./mobile-required-dialog').then((module) => ({ default: module.MobileRequiredDialog })),
+);
 
 type Props = {
   eventId: number;
@@ -44,7 +47,11 @@ export function ScanTicketsButton({ eventId, onScanned, size = 'small', variant 
       <Button size={size} variant={variant} startIcon={<QrCodeScannerIcon />} onClick={start}>
         {MY_EVENTS_TEXT.scanTickets}
       </Button>
-      <MobileRequiredDialog open={mobileRequired} onClose={() => setMobileRequired(false)} />
+      {mobileRequired ? (
+        <Suspense fallback={null}>
+          <MobileRequiredDialog open onClose={() => setMobileRequired(false)} />
+        </Suspense>
+      ) : null}
       {loaded ? (
         <Suspense fallback={<LoadingOverlay open />}>
           <ScannerDialog

@@ -1,11 +1,10 @@
 // A page prerendered at build time (scripts/prerender.mjs, decision 019): the login page and the booking
-// link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. The app
-// then renders over that markup (Preact reuses the elements it finds, so nothing is drawn twice) and takes
-// over what the visitor did meanwhile: the text typed, the field in focus.
+// link arrive as HTML with their styles, so a phone paints them before any JavaScript has run. React then
+// hydrates that markup (it keeps the elements it finds, so nothing is drawn twice) and the app takes over
+// what the visitor did meanwhile: the text typed, the field in focus, the buttons tapped.
 import { BREAKPOINTS, PAGE_ELEMENT_IDS, STORAGE_KEYS, type Viewport } from '@parley/domain/constants';
-import { type ComponentChild, render } from 'preact';
-import type { ReactNode } from 'react';
-import { onFirstGesture } from '../lib/first-gesture';
+import { type ReactNode, startTransition, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 
 /** The marker on #root of a prerendered page, and on the <style> that carries its styles. */
 export const PRERENDERED = 'data-prerendered';
@@ -21,26 +20,25 @@ type Early = {
   /** Taps on buttons, checkboxes and radios, and Enter in a form's field, in the order they came. */
   acts: HTMLElement[];
   listeners: Record<'click' | 'submit' | 'keydown', (event: Event) => void>;
-  /** Set at the first gesture on a page that waits for one: the gesture that started the app. */
-  gesture?: 1;
-  /** The listener that waits for that gesture (on each of TAKE_OVER_GESTURES), removed at the takeover. */
+  /** The listener that starts the app at a gesture before the page is idle (each of TAKE_OVER_GESTURES). */
   go?: () => void;
 };
 const EARLY = '__parleyPrerendered';
 
 /**
- * When the app takes a prerendered page over: at once (a page whose content comes from the API), or at the
- * visitor's first gesture on the page (the login form and a booking link, complete as they are). Running
- * the app costs a slow phone a second of work (its modules' evaluation, then the takeover); on a page that
- * needs nothing until it is used, that second is better spent when it is: its files are fetched after the
- * first paint, but not run until the first gesture, and the page shows and scrolls meanwhile.
+ * When the app takes a prerendered page over: at once (a page whose content comes from the API), or once
+ * the page is idle after its first paint (the login form and a booking link, complete as they are): their
+ * files are fetched after the paint and run when the browser has nothing else to do, so the first tap
+ * finds the app running rather than waiting for it. A gesture before then starts it at once.
  */
-export type TakeOver = 'at-once' | 'on-gesture';
+export type TakeOver = 'at-once' | 'when-idle';
 /**
- * The gestures that start a page's takeover: a tap, a key, a field typed into (autofill, a script). Not a
- * focus alone: a window given the focus back can move it without the visitor.
+ * The gestures that start a page's takeover before the page is idle: a tap, a key, a field typed into
+ * (autofill, a script). Not a focus alone: a window given the focus back can move it without the visitor.
  */
 const TAKE_OVER_GESTURES = ['pointerdown', 'keydown', 'input'] as const;
+/** How long an idle page waits for the browser's idle time before it starts the app anyway. */
+const IDLE_TIMEOUT_MS = 2000;
 
 /** useIsMobile's query (the theme's breakpoints.down('md')), as the inline script can ask it. */
 export const PHONE_QUERY = `(max-width:${BREAKPOINTS.md - 0.05}px)`;
@@ -55,8 +53,8 @@ export type PrerenderedPage = {
   viewport?: Viewport;
   /**
    * A secret of the address (a booking page's personal link) that the inline script moves into the tab's
-   * store at once, as the app would (lib/url-token.ts): a page that waits for a gesture keeps it out of
-   * the address bar meanwhile too. An address without it, in a tab that keeps one, is a page rendered for
+   * store at once, as the app would (lib/url-token.ts): a page that waits to be idle keeps it out of the
+   * address bar meanwhile too. An address without it, in a tab that keeps one, is a page rendered for
    * a stranger: stale for this visitor.
    */
   keep?: { param: string; key: string } | null;
@@ -94,15 +92,16 @@ const PRERENDERED_SCRIPTS = PAGE_ELEMENT_IDS.prerenderedScripts;
  * would shift as the rest arrived), and before the app is even fetched: its script and preload tags wait
  * in a <template> until the first paint, so on a slow connection the page's own bytes come first and a
  * warm cache cannot hold the paint back either (a page taken over at once fetches them at once: it needs
- * the app for its content; one that waits for a gesture fetches them then, and runs them at the first
- * gesture, or at once when the page is stale). The script hides the page from a visitor who will see
- * another one (a stored session on a signed-out page, another user's or none on a signed-in one, the light
- * theme, another viewport's layout), and until the app takes over
- * it keeps what the markup alone would do wrong: a tap on a button (held back) or a checkbox or radio
- * (let through, as the app is told of it afterwards), or Enter in a form's field (held back), each given to
- * the app once it runs (a theme toggle tapped early still toggles, a teacher ticked early is ticked, an
- * Enter still signs in), and it blocks the browser's
- * own submit (which would put the typed email and password into the address). Links work as plain links.
+ * the app for its content; one taken over when idle fetches them then, and runs them when the page is
+ * idle, at a gesture before that, or at once when the page is stale). The script hides the page from a
+ * visitor who will see another one (a stored session on a signed-out page, another user's or none on a
+ * signed-in one, the light theme, another viewport's layout), and until the app has taken over it keeps
+ * what the markup alone would do wrong: a tap on a button (held back) or a checkbox or radio (let through,
+ * as the app is told of it afterwards), or Enter in a form's field (held back), each given to the app once
+ * it runs (a theme toggle tapped early still toggles, a teacher ticked early is ticked, an Enter still
+ * signs in), and it blocks the browser's own submit (which would put the typed email and password into the
+ * address). Those it holds back do not reach the app's half-hydrated listeners either. Links work as plain
+ * links.
  * Inline tags carry the build's nonce placeholder, which the server replaces per answer.
  */
 export function prerenderedDocument(template: string, page: PrerenderedPage): string {
@@ -122,11 +121,12 @@ function held(sel){var t=d.getElementById(${text(PRERENDERED_SCRIPTS)});return t
 function tags(sel){held(sel).forEach(add)}
 function preload(){if(preloaded++)return;var ls=held("link");(function next(){ls.splice(0,${PRELOADS_PER_TASK}).forEach(add);if(ls.length)setTimeout(next,0)})()}
 function start(){if(!started++){tags("link");tags("script")}}
-if(${page.takeOver === 'at-once'}||d.documentElement.classList.contains(${text(PRERENDERED_STALE)}))start();else{requestAnimationFrame(function(){setTimeout(preload,0)});setTimeout(preload,1000);q.go=function(){q.gesture=1;start()};${text(TAKE_OVER_GESTURES)}.forEach(function(k){d.addEventListener(k,q.go,true)})}
+function idle(){var r=window.requestIdleCallback;r?r(start,{timeout:${IDLE_TIMEOUT_MS}}):setTimeout(start,200)}
+if(${page.takeOver === 'at-once'}||d.documentElement.classList.contains(${text(PRERENDERED_STALE)}))start();else{requestAnimationFrame(function(){setTimeout(function(){preload();idle()},0)});setTimeout(function(){preload();start()},${IDLE_TIMEOUT_MS + 1000});q.go=start;${text(TAKE_OVER_GESTURES)}.forEach(function(k){d.addEventListener(k,q.go,true)})}
 function early(e){var r=d.getElementById("root");return r&&r.hasAttribute(${text(PRERENDERED)})&&r.contains(e.target)}
-l.click=function(e){var b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&early(e)){if(b.tagName==="BUTTON")e.preventDefault();q.acts.push(b)}};
-l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();q.acts.push(t.form)}};
-l.submit=function(e){if(early(e))e.preventDefault()};
+l.click=function(e){var b=e.target.closest&&e.target.closest("button,input[type=checkbox],input[type=radio]");if(b&&early(e)){if(b.tagName==="BUTTON")e.preventDefault();e.stopPropagation();q.acts.push(b)}};
+l.keydown=function(e){var t=e.target;if(e.key==="Enter"&&t.tagName==="INPUT"&&t.form&&early(e)){e.preventDefault();e.stopPropagation();q.acts.push(t.form)}};
+l.submit=function(e){if(early(e)){e.preventDefault();e.stopPropagation()}};
 for(var k in l)d.addEventListener(k,l[k],true)})()`;
   const css = (styles: string) => styles.replaceAll('</', '<\\/');
   const head =
@@ -151,93 +151,116 @@ type Typed = { box: TextBox; value: string; selection: [number | null, number | 
 
 const TEXT_TYPES = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number']);
 
-/** What the visitor typed into the prerendered fields (a slow phone may take seconds to run the app). */
+/** What the visitor typed into the prerendered fields (or a password manager filled in). */
 function typedInto(container: HTMLElement): Typed[] {
-  const boxes = [...container.querySelectorAll<TextBox>('input, textarea')].filter(
-    (box) => box instanceof HTMLTextAreaElement || TEXT_TYPES.has(box.type),
-  );
-  return boxes
+  return [...container.querySelectorAll<TextBox>('input, textarea')]
+    .filter((box) => box instanceof HTMLTextAreaElement || TEXT_TYPES.has(box.type))
     .filter((box) => box.value !== box.defaultValue)
     .map((box) => ({ box, value: box.value, selection: [box.selectionStart, box.selectionEnd] }));
 }
 
-function afterNextPaint(run: () => void) {
-  requestAnimationFrame(() => setTimeout(run, 0));
+/**
+ * Tells the app of a value typed before it ran, as a browser's typing would: the box is given the app's
+ * value and then, through the DOM's own setter, the typed one, so the `input` event that follows is a
+ * change to React (Testing Library's fireEvent.change does the same).
+ */
+function retype({ box, value, selection }: Typed) {
+  if (!box.isConnected) return;
+  const ownSetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(box), 'value')?.set;
+  box.value = box.defaultValue;
+  ownSetter?.call(box, value);
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+  // Typed into and left: the app is told it was left (a form checks a field when it is left).
+  if (box !== document.activeElement) {
+    box.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    return;
+  }
+  try {
+    box.setSelectionRange(selection[0], selection[1]);
+  } catch {
+    // an email or number field has no selection to put back
+  }
+}
+
+/**
+ * The prerender's element styles back on their elements (the CSP allows no style attribute in markup,
+ * so they came as rules of the prerendered stylesheet, which goes once the app runs).
+ */
+function restoreElementStyles(container: HTMLElement) {
+  const rules = [...document.querySelectorAll<HTMLStyleElement>(`style[${PRERENDERED}]`)].flatMap((style) => [
+    ...(style.sheet?.cssRules ?? []),
+  ]);
+  for (const rule of rules) {
+    if (!(rule instanceof CSSStyleRule) || !rule.selectorText.startsWith('[data-prerendered-style='))
+      continue;
+    for (const element of container.querySelectorAll<HTMLElement>(rule.selectorText)) {
+      for (const property of rule.style)
+        element.style.setProperty(property, rule.style.getPropertyValue(property));
+      element.removeAttribute('data-prerendered-style');
+    }
+  }
 }
 
 export function isPrerendered(container: HTMLElement): boolean {
   return container.hasAttribute(PRERENDERED);
 }
 
+/** The app, calling `done` once its first render is committed and its effects have run. */
+function Committed({ children, done }: { children: ReactNode; done: () => void }) {
+  useEffect(done, [done]);
+  return children;
+}
+
 /**
- * Renders the app over the prerendered markup once the page's own chunks are in (a first render without
- * them would replace the page by its loading state), then drops the prerendered styles (the app's own are
- * in by then: they are written as it renders) and gives each typed value back to its field, as if typed
- * now, so the form's state has it. Preact's own render, not compat's createRoot: that one empties the
- * container first, as React does; this one keeps each element it can use and corrects its attributes and
- * text, so a first render that differs (another theme, reduced motion) still comes out right.
+ * Hydrates the prerendered markup once the page's own chunks are in (a first render without them would be
+ * the loading state, not the page), as a transition: React yields to the browser between components, and
+ * a tap on a part not yet hydrated hydrates that part first. Until it is committed the inline script's
+ * listeners hold taps and Enter back; then the prerendered styles go (the app's own are in), the focused
+ * field is the app's, each typed value is given to the app, and what was held back happens, in order.
+ * A page hidden as not this visitor's (another theme, signed in) is rendered afresh instead: hydrated,
+ * its colours would fade from the prerendered theme's through their CSS transitions.
  */
 export async function takeOverPrerendered(
   container: HTMLElement,
   pageLoaded: Promise<unknown>,
   app: ReactNode,
 ): Promise<void> {
+  // A chunk that failed to load: the app renders anyway and shows its own error.
+  await pageLoaded.catch(() => undefined);
   const early = (window as { [EARLY]?: Early })[EARLY];
-  const used =
-    container.contains(document.activeElement) ||
-    typedInto(container).length > 0 ||
-    Boolean(early?.acts.length || early?.gesture);
-  const onGesture =
-    container.getAttribute(PRERENDERED) === 'on-gesture' &&
-    !document.documentElement.classList.contains(PRERENDERED_STALE) &&
-    !used;
-  await Promise.all([
-    // A chunk that failed to load: the app renders anyway and shows its own error.
-    pageLoaded.catch(() => undefined),
-    // After the gesture's own response is painted (the focus, the caret), not in its way.
-    onGesture &&
-      new Promise<void>((resolve) => onFirstGesture(() => afterNextPaint(resolve), TAKE_OVER_GESTURES)),
-  ]);
+  const go = early?.go;
+  if (go) for (const name of TAKE_OVER_GESTURES) document.removeEventListener(name, go, true);
+  const stale = document.documentElement.classList.contains(PRERENDERED_STALE);
+  restoreElementStyles(container);
+  const typed = typedInto(container);
+  await new Promise<void>((resolve) => {
+    const committed = <Committed done={resolve}>{app}</Committed>;
+    if (stale) {
+      container.replaceChildren();
+      createRoot(container).render(committed);
+    } else startTransition(() => void hydrateRoot(container, committed));
+  });
   for (const [name, listener] of Object.entries(early?.listeners ?? {})) {
     document.removeEventListener(name, listener, true);
   }
-  const go = early?.go;
-  if (go) for (const name of TAKE_OVER_GESTURES) document.removeEventListener(name, go, true);
-  const typed = typedInto(container);
-  const focused = document.activeElement;
-  // A page hidden as not this visitor's (another theme, signed in) is drawn afresh: corrected in place,
-  // its colours would fade from the prerendered theme's through their CSS transitions.
-  if (document.documentElement.classList.contains(PRERENDERED_STALE)) container.replaceChildren();
-  // compat's elements are Preact's: only their TypeScript types are React's.
-  render(app as ComponentChild, container);
   container.removeAttribute(PRERENDERED);
-  // The global styles: the app has written its own (the components' are emotion's now, and stay).
   for (const style of document.querySelectorAll(`style[${PRERENDERED}]`)) style.remove();
   document.documentElement.classList.remove(PRERENDERED_STALE);
-  if (focused instanceof HTMLElement && focused.isConnected) {
-    if (document.activeElement !== focused) focused.focus();
-    // Focused before the app ran, the element kept its focus but the app never heard of it: told now, MUI
-    // marks it as the keyboard's (its ring) as it would have then.
-    else if (container.contains(focused)) focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+  const focused = document.activeElement;
+  // Focused before the app ran, the element kept its focus but the app never heard of it: told now, MUI
+  // marks it as the keyboard's (its ring) as it would have then.
+  if (focused instanceof HTMLElement && container.contains(focused))
+    focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+  // Typed before the hydration (which can leave a box as the app has it) or during it (unheard by the app).
+  const boxes = new Map([...typed, ...typedInto(container)].map((each) => [each.box, each]));
+  for (const each of boxes.values()) retype(each);
+  // A box ticked early ticked itself (the browser's own) unseen by the app: put back as the app has it,
+  // then ticked again, with the app told this time.
+  const acts = early?.acts ?? [];
+  for (const act of acts) {
+    if (act instanceof HTMLInputElement) act.checked = act.defaultChecked;
   }
-  for (const { box, value, selection } of typed) {
-    if (!box.isConnected) continue;
-    box.value = value;
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-    // Typed into and left: the app is told it was left (a form checks a field when it is left).
-    if (box !== document.activeElement) {
-      box.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
-      continue;
-    }
-    try {
-      box.setSelectionRange(selection[0], selection[1]);
-    } catch {
-      // an email or number field has no selection to put back
-    }
-  }
-  // A box ticked early toggled itself (the browser's own), and the render has just put it back as the app
-  // has it: clicked again now, the app ticks it.
-  for (const act of early?.acts ?? []) {
+  for (const act of acts) {
     if (!act.isConnected) continue;
     if (act instanceof HTMLFormElement) act.requestSubmit();
     else if (!(act as HTMLButtonElement).disabled) act.click();
