@@ -10,7 +10,7 @@ npx biome ci --error-on-warnings .
 echo "== types (tsc strict, one project per workspace: the domain without Node or the DOM, the web app without Node)"
 npm run --silent typecheck
 
-echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
+echo "== layering (routes → own service → repository; SQL in repositories; web one-way; no import cycles)"
 node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
