@@ -15,6 +15,8 @@ node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
 echo "== unit and API tests"
+# With TEST_DATABASE_URL set, a PostgreSQL that cannot be reached fails the run (checked on loopback ports).
+node --test --test-reporter=dot scripts/test-database-url.test.mjs
 projects=(--project domain --project web --project api-pglite)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   projects+=(--project api-pg)
