@@ -25,4 +25,6 @@ await build({
 // The database's function files (db/function-files.ts), read at run time beside the bundle that runs them.
 rmSync('apps/server/dist/functions', { recursive: true, force: true });
 cpSync('apps/server/src/db/functions', 'apps/server/dist/functions', { recursive: true });
-console.log('Server built: apps/server/dist/main.js, apps/server/dist/migrate.js, apps/server/dist/functions/');
+console.log(
+  'Server built: apps/server/dist/main.js, apps/server/dist/migrate.js, apps/server/dist/functions/',
+);
