@@ -27,6 +27,10 @@ fi
 # as they compute, and two cut the suite from 22 to 15 minutes on the 2-CPU machine.
 npx vitest run "${projects[@]}" --maxWorkers=2
 
+echo "== API soak tests (real time: servers killed, SMTP and PostgreSQL outages; one file at a time)"
+# Apart from the rest and one at a time, so that no other test's load bends their timings.
+npx vitest run --project api-soak --maxWorkers=1
+
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn
 
