@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner, several projects: pure rules, the web app, the API on PGlite and on PostgreSQL, and the
-// browser journeys. `npm test` (scripts/test.sh) picks which run.
-const apiProject = (name: string, db: 'pglite' | 'pg') => ({
+// One runner, several projects: pure rules, the web app, the API on PGlite and on PostgreSQL, the API's
+// soak tests, and the browser journeys. `npm test` (scripts/test.sh) picks which run.
+/** The API tests that take real time on purpose (a server killed, an outage, a rush against it): api-soak. */
+const SOAK = ['apps/server/test/faults/**/*.test.ts', 'apps/server/test/concurrency/connection-kill.test.ts'];
+const apiProject = (name: string, db: 'pglite' | 'pg', soak = false) => ({
   test: {
     name,
     environment: 'node',
-    include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
-    exclude: db === 'pglite' ? ['apps/server/test/concurrency/**'] : [],
+    include: soak ? SOAK : ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+    exclude: soak ? [] : [...SOAK, ...(db === 'pglite' ? ['apps/server/test/concurrency/**'] : [])],
     env: { TEST_DB: db, TZ: 'UTC' },
     globalSetup: ['apps/server/test/global-setup.ts'],
     // Shares the migrated PGlite template between the files of a worker; every file still gets its own db.
@@ -42,6 +44,8 @@ export default defineConfig({
       },
       apiProject('api-pglite', 'pglite'),
       apiProject('api-pg', 'pg'),
+      // Once, on PostgreSQL when TEST_DATABASE_URL is set (CI), else on PGlite.
+      apiProject('api-soak', process.env.TEST_DATABASE_URL ? 'pg' : 'pglite', true),
       {
         test: {
           name: 'e2e',

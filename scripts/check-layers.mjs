@@ -98,6 +98,43 @@ export function checkLayers(root) {
         report(path, line, `${layer}/ imports ${target}/ (${from})`);
     }
   }
+  // Everywhere: no import cycles. A circle of modules (type-only imports too: they tie the files' design as
+  // much) has no order to read, test or load it in; the piece they share goes into a module of its own.
+  // Each import that closes a circle is named once: the depth-first walk from every file in turn (in name
+  // order, each file's imports in line order) meets it as an edge back to a file still on its path.
+  const sources = [server, web, 'packages/domain/src'].flatMap((dir) => files(dir, ts)).sort();
+  const known = new Set(sources);
+  const resolve = (path, from) => {
+    const base = join(dirname(path), from);
+    const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')];
+    if (base.endsWith('.js')) candidates.push(base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'));
+    return candidates.find((candidate) => known.has(candidate));
+  };
+  const edges = new Map(
+    sources.map((path) => [
+      path,
+      imports(path)
+        .filter(({ from }) => from.startsWith('.'))
+        .map(({ from, line }) => ({ target: resolve(path, from), line }))
+        .filter(({ target }) => target !== undefined),
+    ]),
+  );
+  const done = new Set();
+  const onPath = [];
+  const walk = (path) => {
+    onPath.push(path);
+    for (const { target, line } of edges.get(path) ?? []) {
+      const at = onPath.indexOf(target);
+      if (at >= 0) {
+        const circle = [...onPath.slice(at), target].map((file) => relative(root, join(root, file)));
+        report(path, line, `an import cycle: ${circle.join(' → ')}`);
+      } else if (!done.has(target)) walk(target);
+    }
+    onPath.pop();
+    done.add(path);
+  };
+  for (const path of sources) if (!done.has(path)) walk(path);
+
   return violations;
 }
 
@@ -109,6 +146,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   console.log(
-    'Layering: ok (routes → own service → repository; SQL in repositories; domain pure; web one-way)',
+    'Layering: ok (routes → own service → repository; SQL in repositories; domain pure; web one-way; no import cycles)',
   );
 }

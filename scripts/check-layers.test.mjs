@@ -47,8 +47,8 @@ const PLANTS = {
   },
   'a web feature importing app/': {
     file: 'apps/web/src/features/home/home-logic.ts',
-    text: "import { router } from '../../app/router';",
-    expect: 'features/ imports app/ (../../app/router)',
+    text: "import { ROUTES } from '../../app/route-table';",
+    expect: 'features/ imports app/ (../../app/route-table)',
   },
   'a component loading a feature lazily': {
     file: 'apps/web/src/components/pull-to-refresh.tsx',
@@ -59,6 +59,12 @@ const PLANTS = {
     file: 'packages/domain/src/slots.ts',
     text: "import { parseConfig } from '../../../apps/server/src/config';",
     expect: 'the domain package imports ../../../apps/server/src/config',
+  },
+  'an import cycle (type-only imports count)': {
+    file: 'apps/server/src/push/push-guard.ts',
+    text: "import type { Config } from '../config';",
+    expect:
+      'an import cycle: apps/server/src/config.ts → apps/server/src/push/push-guard.ts → apps/server/src/config.ts',
   },
   'the domain importing Node': {
     file: 'packages/domain/src/ics.ts',

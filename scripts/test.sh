@@ -10,11 +10,13 @@ npx biome ci --error-on-warnings .
 echo "== types (tsc strict, one project per workspace: the domain without Node or the DOM, the web app without Node)"
 npm run --silent typecheck
 
-echo "== layering (routes → own service → repository; SQL in repositories; web one-way)"
+echo "== layering (routes → own service → repository; SQL in repositories; web one-way; no import cycles)"
 node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
 echo "== unit and API tests"
+# With TEST_DATABASE_URL set, a PostgreSQL that cannot be reached fails the run (checked on loopback ports).
+node --test --test-reporter=dot scripts/test-database-url.test.mjs
 projects=(--project domain --project web --project api-pglite)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   projects+=(--project api-pg)
@@ -24,6 +26,10 @@ fi
 # Two workers, not Vitest's default of one per CPU but one: the files wait on PostgreSQL and PGlite as much
 # as they compute, and two cut the suite from 22 to 15 minutes on the 2-CPU machine.
 npx vitest run "${projects[@]}" --maxWorkers=2
+
+echo "== API soak tests (real time: servers killed, SMTP and PostgreSQL outages; one file at a time)"
+# Apart from the rest and one at a time, so that no other test's load bends their timings.
+npx vitest run --project api-soak --maxWorkers=1
 
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn

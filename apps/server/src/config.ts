@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { DEFAULT_APP_NAME } from '@parley/domain/constants';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/database';
-import { parseSentryDsn, type SentryTarget } from './lib/error-report';
+import { parseSentryDsn, type SentryTarget } from './lib/sentry-dsn';
 import { DEFAULT_PUSH_SERVICE_HOSTS, type HostPattern, parseHostPatterns } from './push/push-guard';
 
 // The only reader of process.env. A bad value stops the start with one line naming the variable.

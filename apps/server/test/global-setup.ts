@@ -18,9 +18,19 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** How long a connection to TEST_DATABASE_URL may take before the run fails (a server that never answers). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** A PostgreSQL URL fit for a message: its password hidden. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
 /** Runs one statement on a server's maintenance connection (CREATE/DROP DATABASE). */
 export async function adminQuery(url: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     await client.query(query);
@@ -39,7 +49,15 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is required for the api-pg project');
   const prefix = `parley_t_${randomBytes(4).toString('hex')}`;
   const template = `${prefix}_tpl`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
+  // A PostgreSQL that was asked for and cannot be reached fails the run, loudly: never a skip, or a
+  // green run that tested PGlite only (scripts/test-database-url.test.mjs checks it).
+  await adminQuery(adminUrl, `CREATE DATABASE ${template}`).catch((error: unknown) => {
+    throw new Error(
+      `TEST_DATABASE_URL is set, but PostgreSQL at ${withoutPassword(adminUrl)} cannot be reached (${
+        error instanceof Error ? error.message : String(error)
+      }): start it, or unset TEST_DATABASE_URL to run the API suite on PGlite only`,
+    );
+  });
   const db = new Kysely<unknown>({
     dialect: new PostgresDialect({
       pool: new pg.Pool({ connectionString: withDatabase(adminUrl, template) }),

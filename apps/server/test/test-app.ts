@@ -16,6 +16,11 @@ export type TestApp = {
   config: Config;
   /** Resolves once the work left running after the answers (reset and resend mails) is done. */
   settled(): Promise<void>;
+  /**
+   * That work as it is handed over: named in order, and held back (queued, not started) between hold()
+   * and release(), so a test sees what an answer left to do without timing it. Release before settled().
+   */
+  afterAnswers: { hold(): void; release(): void; handedOver(): string[] };
   close(): Promise<void>;
 };
 
@@ -25,8 +30,26 @@ export type TestApp = {
  */
 class TestBackground extends Background {
   readonly failures: unknown[] = [];
+  readonly handedOver: string[] = [];
+  #held: { released: Promise<void>; release(): void } | undefined;
   constructor() {
     super({ error: (details) => this.failures.push((details as { err?: unknown }).err) });
+  }
+  override run(name: string, task: () => Promise<unknown>): void {
+    this.handedOver.push(name);
+    const held = this.#held?.released;
+    super.run(name, held ? () => held.then(task) : task);
+  }
+  hold(): void {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#held ??= { released, release };
+  }
+  release(): void {
+    this.#held?.release();
+    this.#held = undefined;
   }
   async settled(): Promise<void> {
     await this.idle();
@@ -77,6 +100,11 @@ export async function createTestApp(
     db: testDb.db,
     config,
     settled: () => background.settled(),
+    afterAnswers: {
+      hold: () => background.hold(),
+      release: () => background.release(),
+      handedOver: () => [...background.handedOver],
+    },
     async close() {
       await app.close();
       liveBackgrounds.delete(background);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
+import { applyFunctionFiles, staleFunctionFiles } from './function-files';
 import * as accounts from './migrations/001-accounts';
 import * as directory from './migrations/002-directory';
 import * as events from './migrations/003-events';
@@ -23,6 +24,7 @@ import * as eventVersions from './migrations/021-event-versions';
 import * as bookingInFewerTrips from './migrations/022-booking-in-fewer-trips';
 import * as placesFromBookings from './migrations/023-places-from-bookings';
 import * as scanWindow from './migrations/024-scan-window';
+import * as functionFiles from './migrations/025-function-files';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -50,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '022-booking-in-fewer-trips': bookingInFewerTrips,
   '023-places-from-bookings': placesFromBookings,
   '024-scan-window': scanWindow,
+  '025-function-files': functionFiles,
 };
 
 const migratorOf = (
@@ -57,13 +60,18 @@ const migratorOf = (
   db: Kysely<any>,
 ) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
 
-/** Names of the migrations this build has that the database has not run (reads the database). */
+/**
+ * Names of the migrations this build has that the database has not run, else of the function files it
+ * has not applied as they are now (db/function-files.ts; reads the database).
+ */
 export async function pendingMigrations(
   // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
   db: Kysely<any>,
 ): Promise<string[]> {
   const all = await asOwner(() => migratorOf(db).getMigrations());
-  return all.filter((migration) => !migration.executedAt).map((migration) => migration.name);
+  const pending = all.filter((migration) => !migration.executedAt).map((migration) => migration.name);
+  if (pending.length > 0) return pending;
+  return (await asOwner(() => staleFunctionFiles(db))).map((file) => `functions/${file}`);
 }
 
 export async function migrateToLatest(
@@ -76,4 +84,9 @@ export async function migrateToLatest(
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+  // Then the function files changed since they were last applied (their bodies live there, not in the
+  // migrations: db/function-files.ts).
+  await asOwner(() => applyFunctionFiles(db)).catch((cause: unknown) => {
+    throw new Error(`Applying the function files failed: ${String(cause)}`);
+  });
 }

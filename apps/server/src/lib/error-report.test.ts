@@ -4,13 +4,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerErrorHandling } from '../plugins/errors';
-import {
-  countedReporter,
-  createErrorReporter,
-  type ErrorReporter,
-  parseSentryDsn,
-  stackFrames,
-} from './error-report';
+import { countedReporter, createErrorReporter, type ErrorReporter, stackFrames } from './error-report';
+import { parseSentryDsn } from './sentry-dsn';
 
 // The error-reporting hook: unhandled errors (500s, failed worker passes) go to a Sentry-compatible
 // tracker in Sentry's envelope protocol. The stand-in below parses what arrives as Sentry's ingestion

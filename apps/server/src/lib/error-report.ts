@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { APP_VERSION } from '@parley/domain/constants';
 import type { Config } from '../config';
+import type { SentryTarget } from './sentry-dsn';
 
 // The error-reporting hook (decision 023): every unhandled error — a 500, a failed worker pass — goes,
 // besides the log line, to a Sentry-compatible tracker (Sentry, or self-hosted GlitchTip or Bugsink) named
@@ -13,34 +14,12 @@ import type { Config } from '../config';
 export type ErrorContext = { requestId?: string; method?: string; route?: string; source: string };
 export type ErrorReporter = (error: unknown, context: ErrorContext) => void;
 
-/** Where a DSN (`https://<public key>@<host>[/<path>]/<project id>`) sends its events. */
-export type SentryTarget = { dsn: string; publicKey: string; envelopeUrl: string };
 /** What every event says about this installation. */
 export type ReportOrigin = { appName: string; version: string; environment: string };
 
 const REPORT_TIMEOUT_MS = 5_000;
 /** The same failure from the same source is reported once a minute (a worker retrying every second). */
 const REPEAT_WINDOW_MS = 60_000;
-
-/** The DSN's parts, or undefined when it is not one (no key, no project id, not http or https). */
-export function parseSentryDsn(dsn: string): SentryTarget | undefined {
-  let url: URL;
-  try {
-    url = new URL(dsn);
-  } catch {
-    return undefined;
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  const projectId = path.slice(path.lastIndexOf('/') + 1);
-  if (!['http:', 'https:'].includes(url.protocol) || !url.username || !/^\d+$/.test(projectId))
-    return undefined;
-  const prefix = path.slice(0, path.lastIndexOf('/'));
-  return {
-    dsn,
-    publicKey: decodeURIComponent(url.username),
-    envelopeUrl: `${url.protocol}//${url.host}${prefix}/api/${projectId}/envelope/`,
-  };
-}
 
 type Frame = { function?: string; filename: string; lineno?: number; colno?: number; in_app: boolean };
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { MailMessage } from './transport';
+import type { MailMessage } from './mail-message';
 
 /** Delivers a mail into the dev mailbox; a second delivery of the same message is a no-op. */
 export async function keepInDevMailbox(db: Db, message: MailMessage): Promise<void> {

@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/test-db';
 import type { Db } from '../db/database';
+import type { MailMessage } from './mail-message';
 import { retryDelaySeconds, sendDueMail, startMailWorker } from './mail-worker';
 import { claimDueMail, enqueueMail, enqueueMails, markFailedAttempt } from './outbox.repository';
-import type { MailMessage, MailTransport } from './transport';
+import type { MailTransport } from './transport';
 
 describe('retryDelaySeconds', () => {
   it('doubles from 10 s, caps at 30 minutes and gives up at the 12th attempt', () => {

@@ -19,6 +19,9 @@ export function retryDelaySeconds(attempts: number): number | null {
   return Math.min(10 * 2 ** (attempts - 1), 1800);
 }
 
+/** The wait before a failed row's next attempt, by attempts made (null: give up). */
+export type RetryDelay = (attempts: number) => number | null;
+
 /** One outbox's side of a pass: how its rows are claimed and handed over. */
 export type OutboxChannel<Row extends Lease> = {
   table: OutboxTable;
@@ -42,6 +45,7 @@ export async function drainOutbox<Row extends Lease>(
   db: Db,
   channel: OutboxChannel<Row>,
   leaseSeconds = LEASE_SECONDS,
+  retryDelay: RetryDelay = retryDelaySeconds,
 ): Promise<number> {
   const leaseMs = leaseSeconds * 1000;
   let sent = 0;
@@ -72,7 +76,7 @@ export async function drainOutbox<Row extends Lease>(
           lease,
           {
             error: error instanceof Error ? error.message : String(error),
-            retryInSeconds: retryDelaySeconds(row.attempts),
+            retryInSeconds: retryDelay(row.attempts),
           },
           channel.table,
         );
@@ -82,7 +86,12 @@ export async function drainOutbox<Row extends Lease>(
 }
 
 /** Sends the due mail; returns how many were sent (decision 004). */
-export function sendDueMail(db: Db, transport: MailTransport, leaseSeconds = LEASE_SECONDS): Promise<number> {
+export function sendDueMail(
+  db: Db,
+  transport: MailTransport,
+  leaseSeconds = LEASE_SECONDS,
+  retryDelay: RetryDelay = retryDelaySeconds,
+): Promise<number> {
   return drainOutbox(
     db,
     {
@@ -103,6 +112,7 @@ export function sendDueMail(db: Db, transport: MailTransport, leaseSeconds = LEA
         ),
     },
     leaseSeconds,
+    retryDelay,
   );
 }
 
@@ -140,9 +150,11 @@ export function startMailWorker(input: {
   onError: (error: unknown) => void;
   /** The lease of each claimed mail (LEASE_SECONDS); the fault tests shorten it. */
   leaseSeconds?: number;
+  /** The backoff after a failure (retryDelaySeconds); the fault tests shorten it, as they do the lease. */
+  retryDelay?: RetryDelay;
 }): { stop(): Promise<void> } {
   const polling = startPolling(
-    () => sendDueMail(input.db, input.transport, input.leaseSeconds),
+    () => sendDueMail(input.db, input.transport, input.leaseSeconds, input.retryDelay),
     input.intervalMs,
     input.onError,
   );

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { attachmentContentType, type MailMessage, nodemailerMessage } from './transport';
+import type { MailMessage } from './mail-message';
+import { attachmentContentType, nodemailerMessage } from './transport';
 
 const ics = [
   'BEGIN:VCALENDAR',

@@ -3,16 +3,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { attachmentBytes, type MailAttachment } from '../db/schema';
 import { keepInDevMailbox } from './dev-mailbox.repository';
+import type { MailMessage } from './mail-message';
 
-export type MailMessage = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-  links: string[];
-  attachments: MailAttachment[];
-};
 export type MailTransport = {
   /** Sends one message; once `signal` aborts, the send is given up (its connection closed) and fails. */
   send(message: MailMessage, signal?: AbortSignal): Promise<void>;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open } from '../../src/lib/secret-box';
 import { hashToken } from '../../src/lib/tokens';
 import { issueToken } from '../../src/modules/tokens/tokens.repository';
+import { clockPerTest } from '../clock-per-test';
 import { bearer, invite, login, PASSWORD, registeredSchool } from '../factories';
 import { createTestApp, type TestApp } from '../test-app';
 import {
@@ -21,9 +22,11 @@ import {
 type LoginAnswer = { accessToken: string; user: { id: number; loginCount: number }; message: string };
 
 describe('two-factor sign-in (TOTP with recovery codes)', () => {
+  // The limits on wrong codes run on each test's own clock, which the throttling test moves.
+  const clock = clockPerTest();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ rateLimitStore: clock.store });
   });
   afterAll(() => t.close());
 
@@ -290,7 +293,7 @@ describe('two-factor sign-in (TOTP with recovery codes)', () => {
     expect(held.json()).toEqual({ message: SERVER_TEXT.rateLimited });
     const wait = Number(held.headers['retry-after']);
     expect(wait).toBeGreaterThanOrEqual(1);
-    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 50));
+    clock.advance(wait * 1000 + 50);
     expect((await secondFactor(t.app, challenge, right)).statusCode).toBe(200);
   });
 

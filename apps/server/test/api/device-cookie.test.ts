@@ -2,8 +2,9 @@ import { SERVER_TEXT } from '@parley/domain/messages';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotCheck } from '../../src/lib/bot-check';
-import { MemoryStore, RATE_RULES } from '../../src/lib/rate-limiter';
+import { RATE_RULES } from '../../src/lib/rate-limiter';
 import { enableTwoFactor } from '../accounts/two-factor-helpers';
+import { clockPerTest } from '../clock-per-test';
 import { bearer, PASSWORD, registeredSchool, signedUpSchool, uniqueEmail, uniqueIp } from '../factories';
 import { createTestApp, type TestApp } from '../test-app';
 
@@ -34,10 +35,12 @@ function deviceCookieOf(response: LightMyRequestResponse): string {
   return `${cookie.name}=${cookie.value}`;
 }
 
-/** An app whose rate-limit clock the test moves, and whose store the test can fill. */
-async function clockedApp(options: { botCheck?: BotCheck } = {}) {
-  const clock = { now: Date.now() };
-  const store = new MemoryStore(() => clock.now);
+/**
+ * An app whose rate limits run on each test's own clock (clockPerTest), which the test moves, and whose
+ * store the test can fill.
+ */
+async function clockedApp(clock: ReturnType<typeof clockPerTest>, options: { botCheck?: BotCheck } = {}) {
+  const store = clock.store;
   const t = await createTestApp({ rateLimitStore: store, ...options });
   const login = (
     email: string,
@@ -57,15 +60,16 @@ async function clockedApp(options: { botCheck?: BotCheck } = {}) {
     const rule = RATE_RULES.loginFailuresPerIp;
     for (let i = 0; i < times; i++) await store.hit(`${rule.name}:${ip}`, rule.windowMs);
   };
-  return { t, clock, login, failFrom };
+  return { t, login, failFrom };
 }
 
 describe('device cookies at a shared address', () => {
+  const clock = clockPerTest();
   let app: Awaited<ReturnType<typeof clockedApp>>;
   let t: TestApp;
   let login: (typeof app)['login'];
   beforeAll(async () => {
-    app = await clockedApp();
+    app = await clockedApp(clock);
     ({ t, login } = app);
   });
   afterAll(() => t.close());
@@ -162,7 +166,7 @@ describe('device cookies at a shared address', () => {
     // Elsewhere it meets the ordinary limits: the account's wait (its failures counted there too) and a
     // fresh pair, so after that second the owner gets in.
     expectLimited(await login(email, PASSWORD, uniqueIp(), { cookie }));
-    app.clock.now += 1000;
+    clock.advance(1000);
     expect((await login(email, PASSWORD, uniqueIp(), { cookie })).statusCode).toBe(200);
   });
 
@@ -216,11 +220,12 @@ describe('device cookies at a shared address', () => {
 });
 
 describe('device cookies and the bot check at a shared address', () => {
+  const clock = clockPerTest();
   let app: Awaited<ReturnType<typeof clockedApp>>;
   let t: TestApp;
   let login: (typeof app)['login'];
   beforeAll(async () => {
-    app = await clockedApp({ botCheck: async (token) => token === HUMAN });
+    app = await clockedApp(clock, { botCheck: async (token) => token === HUMAN });
     ({ t, login } = app);
   });
   afterAll(() => t.close());

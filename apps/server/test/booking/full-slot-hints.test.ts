@@ -129,7 +129,12 @@ describe('the full-slot hints', () => {
       await fillQuietly(quiet ?? 0);
       hints().markFull(quiet ?? 0);
       await free(quiet ?? 0);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Not a wait of so many ms but an order: a marker announced after the change, by the same
+      // connection, is heard after anything the change would have announced.
+      const MARKER = -1;
+      hints().markFull(MARKER);
+      await elsewhere?.query(`select pg_notify('parley_slots', '${MARKER}')`);
+      await waitFor('the marker', () => !hints().anyFull([MARKER]), 3000, 20);
       expect(hints().anyFull([quiet ?? 0])).toBe(true);
     } finally {
       await asOwner(() => sql`alter table slots enable trigger slots_freed`.execute(t.db));

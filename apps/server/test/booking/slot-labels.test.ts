@@ -2,6 +2,7 @@ import { BOOKING_TEXT, type BookingConflict, type BookingPage } from '@parley/do
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOT_LABEL_CHANNEL, watchSlotLabels } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
 import { slotLabelsOf } from '../../src/modules/booking/slot-labels';
 import { expectStatus } from '../directory/directory-helpers';
@@ -94,7 +95,14 @@ describe('the labels of a lost race’s columns', () => {
       await asOwner(() => sql`alter table users disable trigger users_labels_changed`.execute(t.db));
       try {
         await elsewhere?.query('update users set first_name = $1 where id = $2', ['Unheard', english]);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Not a wait of so many ms but an order: a marker announced after the change, by the same
+        // connection, is heard after anything the change would have announced.
+        const MARKER = -1;
+        const heard: number[] = [];
+        watchSlotLabels(t.db, { changed: (id) => heard.push(id), hearing: () => {} });
+        await elsewhere?.query(`select pg_notify('${SLOT_LABEL_CHANNEL}', '${MARKER}')`);
+        await waitFor('the marker', () => heard.includes(MARKER), 3000, 20);
+        expect(heard).toEqual([MARKER]);
         expect(labels().keeps(e.eventId)).toBe(true);
         const lost = expectStatus<BookingConflict>(
           await book(e, e.parent.token, [{ slotId, studentId: e.children[0]?.id }]),

@@ -6,7 +6,8 @@ import landed from '../../src/db/migrations/landed.json';
 
 // A migration that has landed is never edited (a database that ran it never runs it again, so an edit
 // reaches fresh installs only): each file's SHA-256 is recorded in landed.json when it lands. A change to
-// the schema is a new migration; a new migration's line is added to landed.json with it.
+// the schema is a new migration; a new migration's line is added to landed.json with it. A function's body
+// is not frozen here: it lives in db/functions/*.sql, applied when it changes (db/function-files.ts).
 
 const DIR = join(import.meta.dirname, '../../src/db/migrations');
 const sha256 = (file: string) =>
