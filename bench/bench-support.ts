@@ -5,6 +5,7 @@ import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { APP_ROLE } from '../apps/server/src/db/scope';
+import type { StatementHook } from '../apps/server/src/db/statement-pool';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 
 // What the benchmarks share: they set up through the real app's inject(), on their own databases, and
@@ -121,12 +122,19 @@ export const benchConfig = (logLevel = 'silent') =>
     PAGE_RENDER_WAIT_MS: '0',
   });
 
-/** The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port. */
-export async function listenApp(databaseUrl: string, logLevel: string) {
+/**
+ * The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port;
+ * `onStatement` sees every statement it sends (statement-counter.ts).
+ */
+export async function listenApp(databaseUrl: string, logLevel: string, onStatement?: StatementHook) {
   const config = benchConfig(logLevel);
   // BENCH_POOL_SIZE: the app's connections to PostgreSQL (DATABASE_POOL_SIZE; its default otherwise).
   const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
-  const db = openDatabase({ databaseUrl, ...(poolSize && { poolSize }) });
+  const db = openDatabase({
+    databaseUrl,
+    ...(poolSize && { poolSize }),
+    ...(onStatement && { onStatement }),
+  });
   const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
   const port = await listenOn(app);
   return {

@@ -1,7 +1,7 @@
-// The floor of the booking rush (issue 14, decision 009 session 18): the least work PostgreSQL must do for
-// a booking that keeps decision 009's rules, written bare (Fastify + pg, no sessions, no validation, no
-// answer beyond an id or the slot's column), so the bench can say how far the app is from it on the same
-// host and load. What it keeps, because the rules need it:
+// The floor of the booking rush (issue 14; docs/perf-log/2026-12-06-booking-path.md, session 18): the
+// least work PostgreSQL must do for a booking that keeps decision 009's rules, written bare (Fastify + pg,
+// no sessions, no validation, no answer beyond an id or the slot's column), so the bench can say how far the
+// app is from it on the same host and load. What it keeps, because the rules need it:
 // - the event share-locked and the family's row locked (a family's changes take turns: per-child rules);
 // - the family's holdings read (the per-child limit and travel gap need them) and the slot asked for;
 // - the booking row with all its constraints, indexes, foreign keys and triggers (the place counted by the
@@ -13,12 +13,14 @@
 //   app's hint does (full-slot-hints.ts).
 // All of a booking's statements run in one call of a PL/pgSQL function, so a booking is one round trip:
 // the same statements sent one by one, as the app sends its own, cost PostgreSQL half as much again
-// (decision 009, session 18). What it leaves out costs the app PostgreSQL work too, so the floor is below
-// anything that answers as the spec asks: the answer's labels and bookings, the event's recipient list and
-// closing time, the party's children, the grid a loser gets (places only here), the push rows.
+// (the booking path's perf log, session 18). What it leaves out costs the app PostgreSQL work too, so the
+// floor is below anything that answers as the spec asks: the answer's labels and bookings, the event's
+// recipient list and closing time, the party's children, the grid a loser gets (places only here), the push
+// rows.
 import Fastify from 'fastify';
 import pg from 'pg';
 import { asAppRole } from './bench-support';
+import type { StatementCounter } from './statement-counter';
 
 // Made by the tables' owner when the floor starts (the bench's own database; the app never calls it).
 const BOOK = `create or replace function bench_floor_book(p_school int, p_event int, p_slot int,
@@ -89,7 +91,7 @@ function mail(parentId: number, slot: Slot) {
   ];
 }
 
-export async function serveFloor(databaseUrl: string, schoolId: number) {
+export async function serveFloor(databaseUrl: string, schoolId: number, statements: StatementCounter) {
   const owner = new pg.Client({ connectionString: databaseUrl });
   await owner.connect();
   await owner.query(BOOK);
@@ -106,19 +108,22 @@ export async function serveFloor(databaseUrl: string, schoolId: number) {
   const slotOf = async (eventId: number, slotId: number) => {
     let slots = slotsOf.get(eventId);
     if (!slots) {
-      slots = pool
-        .query<Slot>({ name: 'slots', text: SLOTS, values: [schoolId, eventId] })
+      slots = statements
+        .run<Slot>(pool, SLOTS, [schoolId, eventId], 'slots')
         .then(({ rows }) => new Map(rows.map((row) => [row.id, row])));
       slotsOf.set(eventId, slots);
     }
     return (await slots).get(slotId);
   };
   const column = async (eventId: number, slotId: number) =>
-    (await pool.query({ name: 'column', text: COLUMN, values: [schoolId, eventId, slotId] })).rows as Array<{
-      id: number;
-      capacity: number;
-      booked_count: number;
-    }>;
+    (
+      await statements.run<{ id: number; capacity: number; booked_count: number }>(
+        pool,
+        COLUMN,
+        [schoolId, eventId, slotId],
+        'column',
+      )
+    ).rows;
   const app = Fastify({ logger: false });
   app.post('/book', async (request, reply) => {
     const eventId = Number((request.query as { id: string }).id);
@@ -138,7 +143,14 @@ export async function serveFloor(databaseUrl: string, schoolId: number) {
     if (slot) {
       try {
         const values = [schoolId, eventId, slotId, parentId, studentId, ...mail(parentId, slot)];
-        made = (await pool.query({ name: 'book', text: CALL, values })).rows[0];
+        made = (
+          await statements.run<{ booking_id: number | null; now_full: boolean | null }>(
+            pool,
+            CALL,
+            values,
+            'book',
+          )
+        ).rows[0];
       } catch (error) {
         // An overlap or a slot filled meanwhile: a 409 like a full slot.
         if (!['23P01', '23514'].includes((error as { code?: string }).code ?? '')) throw error;

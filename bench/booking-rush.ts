@@ -7,9 +7,9 @@
 // Goals (issue 14): 0 double bookings, 0 5xx, p99 under 150 ms, at most 1.0 ms of server CPU and 1.0 ms of
 // PostgreSQL CPU per attempt.
 // Beside the figures it prints the app's CPU per attempt in units of the bare endpoint's from the same run,
-// which the host's speed does not move (decision 009, session 15), and the same rush against the floor
-// (booking-floor.ts): the least PostgreSQL work a booking that keeps decision 009's rules needs, written
-// bare, so the app's distance from it shows on any host (decision 009, session 18).
+// which the host's speed does not move (docs/perf-log/2026-12-06-booking-path.md, session 15), and the
+// same rush against the floor (booking-floor.ts): the least PostgreSQL work a booking that keeps decision
+// 009's rules needs, written bare, so the app's distance from it shows on any host (same log, session 18).
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app, the bare endpoint and the floor each run in a child process of this script (the load
 // generator stays here), the bare endpoint with a pool of 20, the app and the floor with the app's (decision
@@ -56,6 +56,7 @@ import {
   stopServers,
 } from './bench-support';
 import { serveFloor } from './booking-floor';
+import { statementCounter } from './statement-counter';
 
 const TEACHERS = 30;
 const SLOTS_PER_TEACHER = 24;
@@ -63,8 +64,8 @@ const PARENTS = 1000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The server's CPU per attempt settles only in its third rush (V8 optimises the path's functions as they
-// get hot): after one warm-up, the first two measured rushes cost it 30–60 % more than the rest (decision
-// 009, session 16). PostgreSQL's does not move.
+// get hot): after one warm-up, the first two measured rushes cost it 30–60 % more than the rest (the
+// booking path's perf log, session 16). PostgreSQL's does not move.
 const WARMUPS = Number(process.env.BENCH_WARMUPS ?? 3);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PROFILE = process.env.BENCH_PROFILE === '1';
@@ -84,33 +85,18 @@ const BARE_UPDATE =
 
 // ── the two servers (child processes) ────────────────────────────────────────────────────────────────
 
-/** In profile mode, every statement the process sends to PostgreSQL is counted and timed. */
-function countQueries(): () => { queries: number; queryMs: number } {
-  let queries = 0;
-  let queryMs = 0;
-  if (PROFILE) {
-    const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      queries += 1;
-      const started = performance.now();
-      const result = original.apply(this, args);
-      if (result instanceof Promise)
-        result.finally(() => (queryMs += performance.now() - started)).catch(() => {});
-      return result;
-    } as typeof pg.Client.prototype.query;
-  }
-  return () => ({ queries, queryMs });
-}
-
 async function serve(kind: ServerKind, databaseUrl: string, schoolId: number): Promise<void> {
-  const counted = countQueries();
+  // Every statement the server sends to PostgreSQL is counted, and timed in profile mode (the app's only
+  // then: its hook is left out otherwise, so the figures are of the app alone).
+  const statements = statementCounter({ timed: PROFILE });
+  const counted = statements.counted;
   if (kind === 'app') {
-    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL);
+    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL, PROFILE ? statements.hook : undefined);
     serveChild(port, close, counted);
     return;
   }
   if (kind === 'floor') {
-    const floor = await serveFloor(databaseUrl, schoolId);
+    const floor = await serveFloor(databaseUrl, schoolId, statements);
     serveChild(await listenOn(floor.app), floor.close, counted, (message) => {
       if (message.type !== 'forget') return undefined;
       floor.forget();
@@ -122,9 +108,9 @@ async function serve(kind: ServerKind, databaseUrl: string, schoolId: number): P
   const app = Fastify({ logger: false });
   app.post('/book', async (request, reply) => {
     const { slotId } = request.body as { slotId: number };
-    const { rows } = await pool.query(BARE_UPDATE, [slotId]);
-    if (rows.length === 0) return reply.code(409).send({ message: 'taken' });
-    return { id: rows[0].id };
+    const [row] = (await statements.run<{ id: number }>(pool, BARE_UPDATE, [slotId])).rows;
+    if (!row) return reply.code(409).send({ message: 'taken' });
+    return { id: row.id };
   });
   const port = await listenOn(app);
   serveChild(

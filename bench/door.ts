@@ -53,6 +53,7 @@ import {
   serveChild,
   stopServers,
 } from './bench-support';
+import { type RecordedStatement, type StatementCounter, statementCounter } from './statement-counter';
 
 const DOORS = Number(process.env.BENCH_DOORS ?? 10);
 const PEOPLE_PER_DOOR = Number(process.env.BENCH_PEOPLE_PER_DOOR ?? 2000);
@@ -120,59 +121,7 @@ const BARE_SQL = {
 // ── the two servers (child processes) ────────────────────────────────────────────────────────────────
 
 /** One statement as a server sent it, and the ids its rows came back with (to match per-request values). */
-type Statement = { text: string; values: unknown[]; prepared: boolean; ids: number[] };
-
-/** Counts every statement the process sends (and times them with BENCH_PROFILE); records them on demand. */
-function instrument() {
-  let queries = 0;
-  let queryMs = 0;
-  let captured: Statement[] | null = null;
-  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    queries += 1;
-    const started = PROFILE ? performance.now() : 0;
-    const result = original.apply(this, args);
-    let statement: Statement | undefined;
-    if (captured) {
-      const [first, second] = args;
-      const config = (
-        typeof first === 'object' && first !== null ? first : { text: first, values: second }
-      ) as {
-        name?: string;
-        text: unknown;
-        values?: unknown[];
-      };
-      statement = {
-        text: String(config.text),
-        values: (config.values ?? []).map((value) => (value instanceof Date ? value.toISOString() : value)),
-        prepared: config.name !== undefined,
-        ids: [],
-      };
-      captured.push(statement);
-    }
-    if (result instanceof Promise && (PROFILE || statement)) {
-      result.then(
-        (answer: { rows?: Array<{ id?: unknown }> }) => {
-          if (PROFILE) queryMs += performance.now() - started;
-          if (statement)
-            statement.ids = (answer.rows ?? []).map((row) => row.id).filter((id) => typeof id === 'number');
-        },
-        () => {
-          if (PROFILE) queryMs += performance.now() - started;
-        },
-      );
-    }
-    return result;
-  } as typeof pg.Client.prototype.query;
-  return {
-    counted: () => ({ queries, queryMs }),
-    capture(on: boolean): Statement[] {
-      const statements = captured ?? [];
-      captured = on ? [] : null;
-      return statements;
-    },
-  };
-}
+type Statement = RecordedStatement;
 
 type Session = { userId: number; schoolId: number; roles: string[] };
 type TicketRow = {
@@ -188,7 +137,7 @@ type TicketRow = {
 };
 type Run = <T>(text: string, values: unknown[]) => Promise<T[]>;
 
-/** Named prepared statements, as db/database.ts sends them: planned once per connection. */
+/** Named prepared statements, as the app sends them (db/statement-pool.ts): planned once per connection. */
 const statementNames = new Map(
   Object.values(BARE_SQL).map((text) => [
     text,
@@ -196,18 +145,18 @@ const statementNames = new Map(
   ]),
 );
 const runOn =
-  (target: pg.Pool | pg.PoolClient): Run =>
+  (statements: StatementCounter, target: pg.Pool | pg.PoolClient): Run =>
   async <T>(text: string, values: unknown[]) =>
-    (await target.query({ name: statementNames.get(text), text, values })).rows as T[];
+    (await statements.run(target, text, values, statementNames.get(text))).rows as T[];
 
 /**
  * The bare endpoint: the same routes, the same statements with the same parameters in the same order, the
  * scan in one transaction on one connection, as tickets.service.ts does; nothing else (no schemas, no
  * logger, an answer made of the row as it came).
  */
-function bareApp(pool: pg.Pool) {
+function bareApp(pool: pg.Pool, statements: StatementCounter) {
   const app = Fastify({ logger: false });
-  const onPool = runOn(pool);
+  const onPool = runOn(statements, pool);
   // Sessions kept in the process, as the app keeps them (decision 029; the bench changes none).
   const kept = new Map<string, Session>();
   const session = async (authorization: string | undefined): Promise<Session | undefined> => {
@@ -271,12 +220,13 @@ function bareApp(pool: pg.Pool) {
     const nonce = body.clientNonce ?? null;
     const device = body.deviceId ?? null;
     const client = await pool.connect();
-    const run = runOn(client);
+    const run = runOn(statements, client);
+    const send = (text: 'begin' | 'commit' | 'rollback') => statements.run(client, text);
     try {
-      await client.query('begin');
+      await send('begin');
       const found = await ticketFor(run, who, body.ticketId, body.eventId);
       if ('forbidden' in found) {
-        await client.query('rollback');
+        await send('rollback');
         return reply.code(403).send({ message: 'forbidden' });
       }
       const { row, refusal } = found;
@@ -321,17 +271,17 @@ function bareApp(pool: pg.Pool) {
         )[0];
         if (!scan && nonce) {
           // An answered nonce: undo this attempt and give the first answer.
-          await client.query('rollback');
+          await send('rollback');
           const first = (
             await onPool<{ answer: unknown }>(BARE_SQL.scanAnswer, [who.schoolId, who.userId, nonce])
           )[0];
           return first?.answer;
         }
       }
-      await client.query('commit');
+      await send('commit');
       return reply.type('application/json').send(answer);
     } catch (error) {
-      await client.query('rollback').catch(() => {});
+      await send('rollback').catch(() => {});
       throw error;
     } finally {
       client.release();
@@ -341,14 +291,15 @@ function bareApp(pool: pg.Pool) {
 }
 
 async function serve(kind: 'app' | 'bare', databaseUrl: string, schoolId: number): Promise<void> {
-  const instruments = instrument();
+  // Every statement the server sends is counted (and timed with BENCH_PROFILE), and recorded on demand.
+  const statements = statementCounter({ timed: PROFILE });
   const capture = (message: { type: string; on?: unknown }) =>
     message.type === 'capture'
-      ? { type: 'captured', statements: instruments.capture(message.on === true) }
+      ? { type: 'captured', statements: statements.record(message.on === true) }
       : undefined;
   if (kind === 'app') {
-    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL);
-    serveChild(port, close, instruments.counted, capture);
+    const { port, close } = await listenApp(databaseUrl, LOG_LEVEL, statements.hook);
+    serveChild(port, close, statements.counted, capture);
     return;
   }
   // As the app's connections work: the app's role, under row-level security, in the school's scope.
@@ -357,7 +308,7 @@ async function serve(kind: 'app' | 'bare', databaseUrl: string, schoolId: number
     ...POOL,
     options: `${POOL.options} ${asAppRole(schoolId)}`,
   });
-  const app = bareApp(pool);
+  const app = bareApp(pool, statements);
   const port = await listenOn(app);
   serveChild(
     port,
@@ -365,7 +316,7 @@ async function serve(kind: 'app' | 'bare', databaseUrl: string, schoolId: number
       await app.close();
       await pool.end();
     },
-    instruments.counted,
+    statements.counted,
     capture,
   );
 }
@@ -746,16 +697,12 @@ async function probe(
       );
     // Not the call's own work: a connection's switch into the caller's school (db/scope.ts; a server busy
     // with one school sends none), a session's last-used touch (once a minute per door's session), and the
-    // session lookup and a new connection's LISTEN (once per door's session and per connection: both sides
-    // keep sessions, decision 029). And the bare endpoint's BEGIN: the app's rides with the transaction's
-    // first statement (db/database.ts), so it is no statement of its own there.
+    // session lookup (once per door's session: both sides keep sessions, decision 029).
     const perCall = (statements: Statement[]) =>
       statements.filter(
         ({ text }) =>
-          text !== 'begin' &&
           !text.startsWith("select set_config('role'") &&
           !text.startsWith('update "auth_tokens" set "last_used_at"') &&
-          !text.startsWith('listen ') &&
           text !== BARE_SQL.session,
       );
     return { validate: perCall(validateStatements), scan: perCall(scanStatements) };

@@ -18,7 +18,7 @@ function installDevToolsHook() {
   const seen = { renderers: [] as { version: string; packageName: string }[], commits: 0 };
   const renderers = new Map<number, unknown>();
   Object.assign(window, {
-    __seenByDevTools: seen,
+    parleySeenByDevTools: seen,
     __REACT_DEVTOOLS_GLOBAL_HOOK__: {
       renderers,
       supportsFiber: true,
@@ -42,7 +42,7 @@ function installDevToolsHook() {
 /** Records the Event Timing API's entries (each event's time to its next paint) from the page's start. */
 function recordEventTiming() {
   const entries: { name: string; duration: number; delay: number; work: number }[] = [];
-  Object.assign(window, { __eventTiming: entries });
+  Object.assign(window, { parleyEventTiming: entries });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as PerformanceEventTiming[]) {
       entries.push({
@@ -67,7 +67,7 @@ async function slowCpu(page: Page): Promise<void> {
  */
 async function tapAndMeasure(page: Page, target: Locator): Promise<number> {
   const before = await page.evaluate(
-    () => (window as unknown as { __eventTiming: unknown[] }).__eventTiming.length,
+    () => (window as unknown as { parleyEventTiming: unknown[] }).parleyEventTiming.length,
   );
   await target.tap();
   // Entries arrive after the next paint; two frames later they are all in.
@@ -78,9 +78,9 @@ async function tapAndMeasure(page: Page, target: Locator): Promise<number> {
     (from) =>
       (
         window as unknown as {
-          __eventTiming: { name: string; duration: number; delay: number; work: number }[];
+          parleyEventTiming: { name: string; duration: number; delay: number; work: number }[];
         }
-      ).__eventTiming.slice(from),
+      ).parleyEventTiming.slice(from),
     before,
   );
   const tap = entries.filter((entry) => ['pointerdown', 'pointerup', 'click'].includes(entry.name));
@@ -114,9 +114,9 @@ describe('React in the built app, and the first tap on a slow phone', () => {
       () =>
         (
           window as unknown as {
-            __seenByDevTools: { renderers: { version: string; packageName: string }[]; commits: number };
+            parleySeenByDevTools: { renderers: { version: string; packageName: string }[]; commits: number };
           }
-        ).__seenByDevTools,
+        ).parleySeenByDevTools,
     );
     expect(seen.renderers).toHaveLength(1);
     expect(seen.renderers[0]?.packageName).toBe('react-dom');

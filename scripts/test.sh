@@ -14,6 +14,10 @@ echo "== layering (routes → own service → repository; SQL in repositories; w
 node --test scripts/check-layers.test.mjs >/dev/null
 node scripts/check-layers.mjs
 
+echo "== library internals (public APIs only: no private members, no library prototypes)"
+node --test scripts/check-private-members.test.mjs >/dev/null
+node scripts/check-private-members.mjs
+
 echo "== unit and API tests"
 # With TEST_DATABASE_URL set, a PostgreSQL that cannot be reached fails the run (checked on loopback ports).
 node --test --test-reporter=dot scripts/test-database-url.test.mjs

@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
 import { type Config, parseConfig } from '../src/config';
 import type { Db } from '../src/db/database';
+import type { StatementHook } from '../src/db/statement-pool';
 import { Background } from '../src/lib/background';
 import type { BotCheck } from '../src/lib/bot-check';
 import { MemoryStore, type RateLimitStore } from '../src/lib/rate-limiter';
@@ -73,9 +74,11 @@ export async function createTestApp(
     rateLimitStore?: RateLimitStore;
     /** The push test seam (buildApp's pushGuard): otherwise the server's own, from the configuration. */
     pushGuard?: PushGuard;
+    /** On PostgreSQL, sees every statement the app's database handle sends. */
+    onStatement?: StatementHook;
   } = {},
 ): Promise<TestApp> {
-  const testDb = await createTestDb();
+  const testDb = await createTestDb(options.onStatement ? { onStatement: options.onStatement } : {});
   const config = parseConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Db, openDatabase, pgliteDatabase, pgliteOptions } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
+import type { StatementHook } from '../src/db/statement-pool';
 import { withDatabase } from './global-setup';
 
 export type TestDb = { db: Db; kind: 'pglite' | 'pg'; close(): Promise<void> };
@@ -19,8 +20,11 @@ async function migratedTemplate(): Promise<PGlite> {
   return pglite;
 }
 
-/** A fresh, migrated, empty database: PGlite by default, PostgreSQL when TEST_DB=pg. */
-export async function createTestDb(): Promise<TestDb> {
+/**
+ * A fresh, migrated, empty database: PGlite by default, PostgreSQL when TEST_DB=pg (where `onStatement`
+ * sees every statement the handle sends).
+ */
+export async function createTestDb(options: { onStatement?: StatementHook } = {}): Promise<TestDb> {
   if (process.env.TEST_DB === 'pg') {
     const adminUrl = inject('pgAdminUrl');
     const name = `${inject('pgTemplate').replace(/_tpl$/, '')}_${randomBytes(4).toString('hex')}`;
@@ -28,7 +32,7 @@ export async function createTestDb(): Promise<TestDb> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
     await admin.end();
-    const db = openDatabase({ databaseUrl: withDatabase(adminUrl, name) });
+    const db = openDatabase({ databaseUrl: withDatabase(adminUrl, name), ...options });
     return {
       db,
       kind: 'pg',

@@ -7,8 +7,8 @@ import { deliverableMails, type OutgoingMail } from './outbox.repository';
 // each statement is a round trip, the largest cost of a booking). The statement's text is fixed, the rows
 // go as one JSON document per table, so PostgreSQL plans it once per connection; JSON because V8 writes it
 // natively, where pg escaped each mail's text, HTML and calendar into an array literal in JavaScript (2 % of
-// a booking rush's server CPU). The booking path sends these CTEs as the statement that commits it
-// (booking.repository.ts): the same rows, one round trip fewer.
+// a booking rush's server CPU). The booking path sends these CTEs with the read that ends its transaction
+// (booking.repository.ts sendMessages): the same rows, one round trip fewer.
 
 /** Mails, and pushes to every subscription of their users (a user without one costs nothing). */
 export type OutgoingMessages = {

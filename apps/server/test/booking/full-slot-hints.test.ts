@@ -48,7 +48,7 @@ const columns = (grid: BookingPage['grid']) =>
 
 /**
  * The parent loses the slot: the 409's columns are the page's for the teachers in question, and its bookings
- * the page's (`holding` of them: none is an answer without their read, decision 009 session 18).
+ * the page's (`holding` of them: none is an answer without their read, booking-path perf log, session 18).
  */
 async function expectLost(slotId: number, teacherId: number, holding: number) {
   const lost = expectStatus<BookingConflict>(

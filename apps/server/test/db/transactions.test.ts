@@ -1,27 +1,21 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { AND_COMMIT, type Db } from '../../src/db/database';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Db, openDatabase } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
+import type { SentStatement } from '../../src/db/statement-pool';
 import { withDatabase } from '../global-setup';
 import { createTestDb, type TestDb } from '../test-db';
 
-// Transactions as the app runs them (db/database.ts): on PostgreSQL a transaction's BEGIN is held back and
-// sent with its first statement, in one round trip, and its COMMIT goes with a statement marked AND_COMMIT.
-// It must still be a transaction from its first statement on: what that statement locks or writes is held
-// until COMMIT and undone by ROLLBACK, and a marked statement that fails takes the whole change with it.
+// Transactions as the app runs them (db/database.ts): BEGIN, the statements (on PostgreSQL each data
+// statement a named prepared one), COMMIT, each sent as Kysely sends it. A transaction is one from its first
+// statement on: what that statement locks or writes is held until COMMIT and undone by ROLLBACK, and a
+// statement that fails takes the whole change with it.
 
-const sends: unknown[] = [];
 let testDb: TestDb;
 let db: Db;
 
 beforeAll(async () => {
-  // Seen below the app's wrapper: every message batch it hands to pg (the wrapper binds this at connect).
-  const original = pg.Client.prototype.query;
-  vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    sends.push(args[0]);
-    return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
-  });
   testDb = await createTestDb();
   db = testDb.db;
   await asOwner(() =>
@@ -31,27 +25,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  vi.restoreAllMocks();
   await testDb?.close();
 });
-
-/**
- * What was handed to pg since `sends` was emptied: a text, or the kind of query object. A connection
- * switched into the owner's scope first says so (db/scope.ts): not part of it.
- */
-const sent = () =>
-  sends
-    .filter((item) => !JSON.stringify(item).includes('set_config'))
-    .map((item) =>
-      typeof item === 'string' ? item : (item as { constructor: { name: string } }).constructor.name,
-    );
 
 const readN = async () =>
   (await asOwner(() => sql<{ n: number }>`select n from tx_probe where id = 1`.execute(db))).rows[0]?.n;
 const bump = (trx: Db, by: number) =>
   sql`update tx_probe set n = n + ${by} where id = 1 returning n`.execute(trx);
-const bumpAndCommit = (trx: Db, by: number) =>
-  sql`${sql.raw(AND_COMMIT)}update tx_probe set n = n + ${by} where id = 1 returning n`.execute(trx);
 
 describe('transactions', () => {
   it('commit what their statements wrote, the first included', async () => {
@@ -78,16 +58,13 @@ describe('transactions', () => {
     expect(await readN()).toBe(before);
   });
 
-  it.each([
-    ['a later statement', bump],
-    ['the statement marked AND_COMMIT', bumpAndCommit],
-  ])('undo everything when %s fails, and leave the connection usable', async (_, last) => {
+  it('undo everything when a later statement fails, and leave the connection usable', async () => {
     const before = await readN();
     await expect(
       asOwner(() =>
         db.transaction().execute(async (trx) => {
           await bump(trx, 1);
-          await last(trx, -1000); // the CHECK refuses it
+          await bump(trx, -1000); // the CHECK refuses it
         }),
       ),
     ).rejects.toMatchObject({ code: '23514' });
@@ -98,31 +75,27 @@ describe('transactions', () => {
 
   it('fail as a whole when the first statement fails, and leave the connection usable', async () => {
     const before = await readN();
-    for (const first of [bump, bumpAndCommit])
-      await expect(asOwner(() => db.transaction().execute((trx) => first(trx, -1000)))).rejects.toMatchObject(
-        { code: '23514' },
-      );
+    await expect(asOwner(() => db.transaction().execute((trx) => bump(trx, -1000)))).rejects.toMatchObject({
+      code: '23514',
+    });
     // Twice: a statement whose Parse failed is not taken for one the connection has prepared.
     for (let i = 0; i < 2; i++)
       await expect(
-        asOwner(() => db.transaction().execute((trx) => sql`select * from no_such_table`.execute(trx))),
+        asOwner(() => db.transaction().execute((trx) => sql`select id from no_such_table`.execute(trx))),
       ).rejects.toMatchObject({ code: '42P01' });
     expect(await readN()).toBe(before);
   });
 
-  it('commit with a statement marked AND_COMMIT, which answers as it would alone', async () => {
+  it('answer with what their last statement returns', async () => {
     const before = (await readN()) ?? 0;
     const result = await asOwner(() =>
       db.transaction().execute(async (trx) => {
         await bump(trx, 1);
-        return bumpAndCommit(trx, 2);
+        return bump(trx, 2);
       }),
     );
     expect(result.rows).toEqual([{ n: before + 3 }]);
     expect(await readN()).toBe(before + 3);
-    // The transaction's first statement may be its last.
-    await asOwner(() => db.transaction().execute((trx) => bumpAndCommit(trx, 1)));
-    expect(await readN()).toBe(before + 4);
   });
 
   it('may run no statement at all', async () => {
@@ -167,18 +140,6 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     }
   });
 
-  /** What a transaction of two statements hands to pg, the second one `last`. */
-  async function sentBy(last: typeof bump) {
-    sends.length = 0;
-    await asOwner(() =>
-      db.transaction().execute(async (trx) => {
-        await bump(trx, 1);
-        await last(trx, 1);
-      }),
-    );
-    return sent();
-  }
-
   it("gives a failing statement's error the frames of the code that awaited it, not only pg's socket handling", async () => {
     const awaitedHere = async () => {
       await asOwner(() => sql`select * from no_such_table`.execute(db));
@@ -188,15 +149,50 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     expect(error?.stack).toContain('awaitedHere');
   });
 
-  it('sends its BEGIN with its first statement: one round trip fewer', async () => {
-    const texts = await sentBy(bump);
-    expect(texts).not.toContain('begin');
-    expect(texts.filter((text) => text === 'PipelinedQuery')).toHaveLength(1);
-    expect(texts.at(-1)).toBe('commit');
-    expect(texts).toHaveLength(3);
+  it('sends BEGIN, its statements as named prepared statements, then COMMIT', async () => {
+    const sent: SentStatement[] = [];
+    const watched = openDatabase({
+      databaseUrl: await urlOf(db),
+      onStatement: (statement) => sent.push(statement),
+    });
+    try {
+      const before = (await readN()) ?? 0;
+      await asOwner(() =>
+        watched.transaction().execute(async (trx) => {
+          await bump(trx, 1);
+          await bump(trx, 1);
+        }),
+      );
+      expect(await readN()).toBe(before + 2);
+      const texts = sent.filter((statement) => !statement.text.includes('set_config'));
+      expect(texts.map((statement) => statement.text)).toEqual([
+        'begin',
+        'update tx_probe set n = n + $1 where id = 1 returning n',
+        'update tx_probe set n = n + $1 where id = 1 returning n',
+        'commit',
+      ]);
+      expect(texts.map((statement) => statement.name !== undefined)).toEqual([false, true, true, false]);
+    } finally {
+      await watched.destroy();
+    }
   });
 
-  it('commits one begun otherwise (an isolation level set): its COMMIT is sent', async () => {
+  it('prepares each data statement on its connection, and never one whose result has a *', async () => {
+    const prepared = await asOwner(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`select n from tx_probe where id = 1`.execute(trx);
+        await sql`select * from tx_probe where id = 1`.execute(trx);
+        const { rows } = await sql<{
+          statement: string;
+        }>`select statement from pg_prepared_statements`.execute(trx);
+        return rows.map((row) => row.statement);
+      }),
+    );
+    expect(prepared).toContain('select n from tx_probe where id = 1');
+    expect(prepared).not.toContain('select * from tx_probe where id = 1');
+  });
+
+  it('commits one begun with an isolation level', async () => {
     const other = new pg.Client({ connectionString: await urlOf(db) });
     await other.connect();
     try {
@@ -212,27 +208,6 @@ describe.runIf(process.env.TEST_DB === 'pg')('a transaction on PostgreSQL', () =
     } finally {
       await other.end();
     }
-  });
-
-  it('sends its COMMIT with the statement marked AND_COMMIT, and nothing after it', async () => {
-    expect(await sentBy(bumpAndCommit)).toEqual(['PipelinedQuery', 'PipelinedQuery']);
-    // Still a transaction until then: a statement after the COMMIT is refused, not run on its own.
-    const before = await readN();
-    await expect(
-      asOwner(() =>
-        db.transaction().execute(async (trx) => {
-          await bumpAndCommit(trx, 1);
-          await bump(trx, 1);
-        }),
-      ),
-    ).rejects.toThrow('A statement after the one its transaction committed with.');
-    expect(await readN()).toBe((before ?? 0) + 1);
-    // Nor one sent while it is in flight; and the connection is fine afterwards.
-    await expect(
-      asOwner(() => db.transaction().execute((trx) => Promise.all([bumpAndCommit(trx, 1), bump(trx, 1)]))),
-    ).rejects.toThrow('A statement after the one its transaction committed with.');
-    await asOwner(() => db.transaction().execute((trx) => bump(trx, 1)));
-    expect(await readN()).toBe((before ?? 0) + 3);
   });
 });
 

@@ -112,8 +112,8 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       enqueueMessages: {
         write: ({ db, s, o }) => messages.enqueueMessages(db, s.schoolId, someMessages(o)),
       },
-      messageCtes: { partOf: 'modules/booking.sendAndCommit' },
-      messageParameters: { partOf: 'modules/booking.sendAndCommit' },
+      messageCtes: { partOf: 'modules/booking.sendMessages' },
+      messageParameters: { partOf: 'modules/booking.sendMessages' },
     },
   ],
   'modules/accounts': [
@@ -245,8 +245,8 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       lockSlotsInOrder: {
         read: ({ db, s, o }) => booking.lockSlotsInOrder(db, s.schoolId, [o.slotId, o.freeSlotId]),
       },
-      sendAndCommit: {
-        write: ({ db, s, o }) => booking.sendAndCommit(db, s.schoolId, [o.slotId], someMessages(o)),
+      sendMessages: {
+        write: ({ db, s, o }) => booking.sendMessages(db, s.schoolId, [o.slotId], someMessages(o)),
       },
       lockChildren: {
         read: ({ db, s, o }) =>

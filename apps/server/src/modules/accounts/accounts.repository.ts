@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
+import { SCHOOL_COLUMNS } from '../../db/columns';
 import type { Db } from '../../db/database';
 import type { SchoolsTable } from '../../db/schema';
 
@@ -8,7 +9,7 @@ export function createSchool(db: Db, name: string) {
 }
 
 export function findSchool(db: Db, schoolId: number) {
-  return db.selectFrom('schools').selectAll().where('id', '=', schoolId).executeTakeFirstOrThrow();
+  return db.selectFrom('schools').select(SCHOOL_COLUMNS).where('id', '=', schoolId).executeTakeFirstOrThrow();
 }
 
 export async function markSchoolVerified(db: Db, schoolId: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { type Compilable, CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { EVENT_COLUMNS, qualified } from '../../db/columns';
 import { compiledOnce } from '../../db/compiled-once';
-import { AND_COMMIT, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import type { BookingStatus } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { messageCtes, messageParameters, type OutgoingMessages } from '../../mail/messages.repository';
@@ -20,7 +21,7 @@ function eventQuery(db: Db) {
       join.onRef('t.id', '=', 'e.event_type_id').onRef('t.school_id', '=', 'e.school_id'),
     )
     .innerJoin('schools as sc', 'sc.id', 'e.school_id')
-    .selectAll('e')
+    .select(qualified('e', EVENT_COLUMNS))
     .select([
       't.name as type_name',
       't.group_int',
@@ -190,6 +191,11 @@ export type EventSlotRow = {
   booked_count: number;
 };
 
+// Its columns named (a `*` would leave the statement unprepared: statement-pool.ts).
+const OPEN_CHANGE = `select row_kind, version, email, first_name, settings, children, parents, full_slots, id,
+  slot_id, teacher_id, starts_at, ends_at, student_id, status, idempotency_key, guests, capacity, booked_count
+  from parley_booking_open($1, $2, $3, $4, $5::int[], $6)`;
+
 type OpenRow = PartyReadRow &
   HoldingRow & { row_kind: 'party' | 'held' | 'slot'; capacity: number; booked_count: number };
 
@@ -214,7 +220,7 @@ export async function openChange(
   slotIds: number[],
 ) {
   const { rows } = await db.executeQuery<OpenRow>(
-    CompiledQuery.raw('select * from parley_booking_open($1, $2, $3, $4, $5::int[], $6)', [
+    CompiledQuery.raw(OPEN_CHANGE, [
       schoolId,
       eventId,
       party.userId,
@@ -489,7 +495,7 @@ export function gridSlots(db: Db, schoolId: number, eventId: number, teachers?: 
 // filter (`teacher_id = any(array(…))`) it read every slot of the evening, a few dozen times the rows. The
 // party's bookings themselves, with their eight joins, are partyBookings' own statement, sent only when
 // there are some: inside this one they tripled its plan (set up on every execution, made again after each
-// ANALYZE) for families that mostly hold nothing yet (decision 009, session 18).
+// ANALYZE) for families that mostly hold nothing yet (docs/perf-log/2026-12-06-booking-path.md, 18).
 function lostRaceSelections(...[db, kind, schoolId, eventId, userId, asked]: PartyAndSlots) {
   const holder = sql.ref(kind === 'parent' ? 'b.parent_id' : 'b.student_id');
   const teachers = sql<{
@@ -648,33 +654,24 @@ async function lockInIdOrder(db: Db, table: 'slots' | 'users', schoolId: number,
   return rows.map((row) => row.id);
 }
 
-// The change's messages are written by its last statement, and the transaction commits with it (one round
-// trip fewer, issue 14): the places were taken already, by the database's own count of the rows the change
-// wrote (migration 023), which refused the change if a slot had no room. The statement also says which of
-// the slots booked are full now (what this process remembers of them: full-slot-hints.ts).
+// The change's messages are written by its last statement, which also says which of the slots booked are
+// full now (what this process remembers of them: full-slot-hints.ts). The places were taken before it, by
+// the database's own count of the rows the change wrote (migration 023), which refused the change in the
+// statement that wrote them if a slot had no room: nothing is left for the COMMIT after it to decide.
 const SEND = `
   with ${messageCtes(1, 3)}
   select s.id, s.booked_count >= s.capacity as now_full from slots s
   where s.school_id = $1 and s.id = any($2::int[])`;
-const SEND_AND_COMMIT = { last: AND_COMMIT + SEND, more: SEND };
 
-/**
- * Writes the change's messages; with `last`, the transaction commits with it, in the same round trip
- * (AND_COMMIT: nothing may follow it). Returns the slots given, each with whether it is full now.
- */
-export async function sendAndCommit(
+/** Writes the change's messages. Returns the slots given, each with whether it is full now. */
+export async function sendMessages(
   db: Db,
   schoolId: number,
   slotIds: number[],
   messages: OutgoingMessages,
-  { last = false } = {},
 ): Promise<Array<{ id: number; now_full: boolean }>> {
   const { rows } = await db.executeQuery<{ id: number; now_full: boolean }>(
-    CompiledQuery.raw(SEND_AND_COMMIT[last ? 'last' : 'more'], [
-      schoolId,
-      slotIds,
-      ...messageParameters(messages),
-    ]),
+    CompiledQuery.raw(SEND, [schoolId, slotIds, ...messageParameters(messages)]),
   );
   return rows;
 }

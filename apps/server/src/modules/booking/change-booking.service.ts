@@ -288,8 +288,8 @@ async function applyChange(
     tickets,
     link,
   });
-  // The transaction's last statement: the messages, and the COMMIT with them.
-  const full = await repo.sendAndCommit(trx, schoolId, booked, messages, { last: true });
+  // The transaction's last statement: the messages (its COMMIT follows, once this function returns).
+  const full = await repo.sendMessages(trx, schoolId, booked, messages);
   const hints = fullSlotHintsOf(ctx.db);
   hints.forget(left);
   hints.saw(

@@ -1,5 +1,6 @@
 import type { Role } from '@parley/domain/roles';
 import { type Insertable, sql, type Updateable } from 'kysely';
+import { EVENT_COLUMNS, qualified } from '../../db/columns';
 import type { Db } from '../../db/database';
 import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 
@@ -22,7 +23,7 @@ function eventsWithType(db: Db, schoolId: number) {
   return db
     .selectFrom('events as e')
     .innerJoin('event_types as t', 't.id', 'e.event_type_id')
-    .selectAll('e')
+    .select(qualified('e', EVENT_COLUMNS))
     .select(['t.name as type_name', 't.group_int', liveBookingCount.as('booking_count')])
     .where('e.school_id', '=', schoolId);
 }

@@ -1,5 +1,6 @@
 import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql, type Updateable } from 'kysely';
+import { qualified, USER_COLUMNS } from '../../db/columns';
 import type { Db } from '../../db/database';
 import { idInSchool } from '../../db/same-school';
 import type { UsersTable } from '../../db/schema';
@@ -10,7 +11,11 @@ export async function findRoles(db: Db, userId: number): Promise<Role[]> {
 }
 
 export function findUserByEmail(db: Db, email: string) {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 /** The school of each of these emails that has an account anywhere (a read across schools: migration 009). */
@@ -28,7 +33,7 @@ export async function schoolOfEmail(db: Db, email: string): Promise<number | und
 }
 
 export function findUserById(db: Db, userId: number) {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', userId).executeTakeFirst();
 }
 
 export async function emailExists(db: Db, email: string): Promise<boolean> {
@@ -159,7 +164,7 @@ export function findUserWithSchool(db: Db, by: { id: number } | { email: string 
   return db
     .selectFrom('users as u')
     .innerJoin('schools as s', 's.id', 'u.school_id')
-    .selectAll('u')
+    .select(qualified('u', USER_COLUMNS))
     .select(['s.name as schoolName', 's.verified_at as schoolVerifiedAt'])
     .where((eb) => ('id' in by ? eb('u.id', '=', by.id) : eb('u.email', '=', by.email.toLowerCase())))
     .executeTakeFirst();
