@@ -7,6 +7,9 @@ import { openDatabase } from './database';
 import { migrateToLatest } from './migrate';
 
 // The embedded database must carry the contrib extensions the migrations create, in memory and on disk.
+// A whole migration from nothing, twice: a busy 2-CPU machine has taken 20 s for one.
+const MIGRATION_FROM_NOTHING_MS = 90_000;
+
 describe('openDatabase (PGlite)', () => {
   it.each([
     ['in memory', () => ':memory:'],
@@ -23,5 +26,5 @@ describe('openDatabase (PGlite)', () => {
       await db.destroy();
       if (dataDir !== ':memory:') rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, MIGRATION_FROM_NOTHING_MS);
 });
