@@ -14,17 +14,21 @@ describe('openDatabase (PGlite)', () => {
   it.each([
     ['in memory', () => ':memory:'],
     ['in a folder', () => mkdtempSync(join(tmpdir(), 'parley-db-'))],
-  ])('migrates to the latest schema %s, booking constraints included', async (_where, dir) => {
-    const dataDir = dir();
-    const db = openDatabase({ dataDir });
-    try {
-      await migrateToLatest(db);
-      const found = await sql<{ conname: string }>`select conname from pg_constraint
+  ])(
+    'migrates to the latest schema %s, booking constraints included',
+    async (_where, dir) => {
+      const dataDir = dir();
+      const db = openDatabase({ dataDir });
+      try {
+        await migrateToLatest(db);
+        const found = await sql<{ conname: string }>`select conname from pg_constraint
         where conname = 'bookings_parent_overlap'`.execute(db);
-      expect(found.rows).toEqual([{ conname: 'bookings_parent_overlap' }]);
-    } finally {
-      await db.destroy();
-      if (dataDir !== ':memory:') rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, MIGRATION_FROM_NOTHING_MS);
+        expect(found.rows).toEqual([{ conname: 'bookings_parent_overlap' }]);
+      } finally {
+        await db.destroy();
+        if (dataDir !== ':memory:') rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    MIGRATION_FROM_NOTHING_MS,
+  );
 });
