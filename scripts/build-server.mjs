@@ -15,7 +15,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20.19',
+  target: 'node24',
   sourcemap: true,
   // Stack traces name the TypeScript files (node --enable-source-maps in the image).
   sourcesContent: false,

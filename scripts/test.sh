@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
 
+echo "== Node (the node devDependency, whatever the machine has)"
+node scripts/check-node-version.mjs
+
 echo "== lint (Biome)"
 npx biome ci --error-on-warnings .
 

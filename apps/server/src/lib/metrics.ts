@@ -4,7 +4,7 @@
 // by their pattern (`/api/events/view`), never by the raw URL, so the label set stays bounded whatever
 // clients send.
 
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -24,7 +24,7 @@ export class Metrics {
   private errors = 0;
   /** Booking conflicts (a family or admin told 409: the slot was just taken, a rule broken) by route. */
   private readonly conflicts = new Map<string, number>();
-  private loopDelay: IntervalHistogram | undefined;
+  private loopDelay: ELDHistogram | undefined;
 
   /** Starts sampling the event loop's delay; the returned function stops it (the app's onClose). */
   watchEventLoop(): () => void {
