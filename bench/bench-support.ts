@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
+import { type Db, DEFAULT_POOL_SIZE, openDatabase } from '../apps/server/src/db/database';
 import { APP_ROLE } from '../apps/server/src/db/scope';
 import type { StatementHook } from '../apps/server/src/db/statement-pool';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
@@ -123,18 +123,19 @@ export const benchConfig = (logLevel = 'silent') =>
   });
 
 /**
+ * The connections to PostgreSQL of the app and of every yardstick beside it (a bare endpoint, the floor):
+ * the app's default (DATABASE_POOL_SIZE's, decision 027), or BENCH_POOL_SIZE. The same for both sides, so
+ * that neither queues for a connection the other would have had.
+ */
+export const BENCH_POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? DEFAULT_POOL_SIZE);
+
+/**
  * The app as main.ts builds it (logger on at logLevel; the child's stdout is /dev/null), on a free port;
  * `onStatement` sees every statement it sends (statement-counter.ts).
  */
 export async function listenApp(databaseUrl: string, logLevel: string, onStatement?: StatementHook) {
   const config = benchConfig(logLevel);
-  // BENCH_POOL_SIZE: the app's connections to PostgreSQL (DATABASE_POOL_SIZE; its default otherwise).
-  const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
-  const db = openDatabase({
-    databaseUrl,
-    ...(poolSize && { poolSize }),
-    ...(onStatement && { onStatement }),
-  });
+  const db = openDatabase({ databaseUrl, poolSize: BENCH_POOL_SIZE, ...(onStatement && { onStatement }) });
   const app = await buildApp({ db, config, rateLimitStore: new MemoryStore() });
   const port = await listenOn(app);
   return {

@@ -19,7 +19,7 @@
 // rows.
 import Fastify from 'fastify';
 import pg from 'pg';
-import { asAppRole } from './bench-support';
+import { asAppRole, BENCH_POOL_SIZE } from './bench-support';
 import type { StatementCounter } from './statement-counter';
 
 // Made by the tables' owner when the floor starts (the bench's own database; the app never calls it).
@@ -99,7 +99,7 @@ export async function serveFloor(databaseUrl: string, schoolId: number, statemen
   // The app's pool size (decision 027) and its role and scope (decision 016).
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: 10,
+    max: BENCH_POOL_SIZE,
     options: `-c lock_timeout=3000 -c statement_timeout=10000 -c random_page_cost=1.1 ${asAppRole(schoolId)}`,
   });
   const full = new Set<number>();

@@ -19,8 +19,8 @@
 // per side before them, 3), BENCH_LOG_LEVEL (info),
 // BENCH_PROFILE=1 (count the SQL statements per request), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the
 // app server, for chrome://inspect or speedscope), BENCH_KEEP_DB=1 (keep the database for EXPLAIN
-// afterwards), BENCH_POOL_SIZE (the app's connections to PostgreSQL, its default otherwise), BENCH_FLOOR=0
-// (leave the floor out).
+// afterwards), BENCH_POOL_SIZE (the connections to PostgreSQL of the app, the bare endpoint and the floor
+// alike; the app's default otherwise), BENCH_FLOOR=0 (leave the floor out).
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -43,6 +43,7 @@ import {
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
+  BENCH_POOL_SIZE,
   benchConfig,
   type ForkedServer,
   forkServer,
@@ -71,7 +72,7 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const FLOOR = process.env.BENCH_FLOOR !== '0';
-const POOL = { max: 20, options: '-c lock_timeout=3000 -c statement_timeout=10000' };
+const POOL = { max: BENCH_POOL_SIZE, options: '-c lock_timeout=3000 -c statement_timeout=10000' };
 // Issue 14: the earlier goal (half a bare endpoint that sends one UPDATE) compared unlike work and is
 // withdrawn; the bare endpoint stays as a yardstick. What a booking attempt may cost, on 2 CPUs:
 const GOAL = { p99Ms: 150, serverCpuMs: 1.0, postgresCpuMs: 1.0 };

@@ -15,8 +15,9 @@
 //    0 5xx, app at least 0.7× the bare endpoint's people/s.
 // It creates its own database (parley_bench_<random>), drops it at the end, and exits non-zero when a goal
 // is missed. The app and the bare endpoint each run in a child process (the load generator stays here),
-// both with the app's pool (20 connections, named prepared statements), and both as the app's role
-// parley_app under row-level security in the school's scope (bench-support asAppRole); the app runs as main.ts runs it
+// both with the app's pool (BENCH_POOL_SIZE: the app's default of 5 connections unless set; named prepared
+// statements), and both as the app's role parley_app under row-level security in the school's scope
+// (bench-support asAppRole); the app runs as main.ts runs it
 // (logger at LOG_LEVEL, default info, written to /dev/null). Knobs: BENCH_DOORS (10),
 // BENCH_PEOPLE_PER_DOOR (2000), BENCH_CONNECTIONS (50), BENCH_PEOPLE (5000 per throughput round),
 // BENCH_ROUNDS (3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (time the SQL statements in both servers),
@@ -41,6 +42,7 @@ import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
   asAppRole,
+  BENCH_POOL_SIZE,
   benchConfig,
   type ForkedServer,
   forkServer,
@@ -69,7 +71,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** The app's pool (db/database.ts), for the bare endpoint too. */
 const POOL = {
-  max: 20,
+  max: BENCH_POOL_SIZE,
   connectionTimeoutMillis: 5000,
   options: '-c lock_timeout=3000 -c statement_timeout=10000',
 };
