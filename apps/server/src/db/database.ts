@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
@@ -37,6 +38,8 @@ export function openDatabase(options: {
   connectionTimeoutMs?: number;
   /** Sees every statement sent to PostgreSQL and its result (the benches count them; tests record them). */
   onStatement?: StatementHook;
+  /** The listener's heartbeat (HEARTBEAT); false only for a test's negative control. */
+  heartbeat?: Heartbeat | false;
 }): Db {
   if (options.databaseUrl) {
     const max = options.poolSize ?? DEFAULT_POOL_SIZE;
@@ -58,7 +61,7 @@ export function openDatabase(options: {
     const lost = (error: Error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same idle error, already logged by the connection's own listener
-    const heard = announcements(options.databaseUrl, pool);
+    const heard = announcements(options.databaseUrl, pool, options.heartbeat ?? HEARTBEAT);
     // Each data statement goes as a named prepared statement (statement-pool.ts, decision 009).
     const statements = namedStatementPool(pool, {
       connection,
@@ -125,6 +128,19 @@ export const watchSlotLabels = (db: Db, watch: AnnouncementWatch): void =>
 const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
 const LISTEN = CHANNELS.map((channel) => `listen ${channel}`).join('; ');
 
+/** The listener's own channel: it announces to itself there, to know that it still hears. */
+const HEARTBEAT_CHANNEL = 'parley_heartbeat';
+
+/**
+ * How often the listener announces to itself, and how long it waits to hear it. A connection that went
+ * silent without closing (a proxy or a network between that stopped passing data) would leave the process
+ * believing it hears every change while it hears none: a revoked session kept, stale labels. When its own
+ * announcement does not come back in time, the listener counts as lost (everything kept is forgotten at
+ * once) and a new one connects. TCP keepalive catches the same later, and a dead peer too.
+ */
+export type Heartbeat = { everyMs: number; echoWithinMs: number };
+export const HEARTBEAT: Heartbeat = { everyMs: 500, echoWithinMs: 1000 };
+
 /**
  * The announcements of a PostgreSQL database. Every pooled connection listens, so a change this process
  * commits is heard on its own connection before the COMMIT returns (PostgreSQL delivers a session's own
@@ -134,7 +150,7 @@ const LISTEN = CHANNELS.map((channel) => `listen ${channel}`).join('; ');
  * once: by the pooled connection whose own change it is, or by the listener when no pooled connection of
  * this process made it. (Acted on by each, a late copy would forget again what was read since.)
  */
-function announcements(connectionString: string, pool: pg.Pool) {
+function announcements(connectionString: string, pool: pg.Pool, heartbeat: Heartbeat | false) {
   const watches = new Map<Channel, Set<AnnouncementWatch>>(CHANNELS.map((channel) => [channel, new Set()]));
   const everyWatch = () => [...watches.values()].flatMap((set) => [...set]);
   const announce = (message: pg.Notification) => {
@@ -173,6 +189,9 @@ function announcements(connectionString: string, pool: pg.Pool) {
   let closed = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
+  let beat: NodeJS.Timeout | undefined;
+  // Each heartbeat's payload: this process's own marker (other processes' listeners hear it too) and a count.
+  const marker = randomUUID();
   const setHearing = (value: boolean) => {
     hearing = value;
     for (const watch of everyWatch()) watch.hearing(value);
@@ -183,11 +202,14 @@ function announcements(connectionString: string, pool: pg.Pool) {
       connectionString,
       connectionTimeoutMillis: 5000,
       application_name: LISTENER,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     listener = client;
     const lost = (error?: Error) => {
       if (listener !== client) return;
       if (error) console.warn(`PostgreSQL announcements lost: ${error.message}`);
+      clearInterval(beat);
       listener = null;
       setHearing(false);
       client.end().catch(() => {});
@@ -199,15 +221,33 @@ function announcements(connectionString: string, pool: pg.Pool) {
     };
     client.on('error', lost);
     client.on('end', () => lost());
+    let sent = 0;
+    let echoed = 0;
+    let sentAt = 0;
     client.on('notification', (message) => {
-      if (!ownBackends.has(message.processId)) announce(message);
+      if (message.channel === HEARTBEAT_CHANNEL) {
+        const [from, count] = (message.payload ?? '').split(':');
+        if (from === marker && Number(count) === sent) echoed = sent;
+      } else if (!ownBackends.has(message.processId)) announce(message);
     });
     try {
       await client.connect();
-      await client.query(LISTEN);
+      await client.query(`${LISTEN}; listen ${HEARTBEAT_CHANNEL}`);
       if (listener !== client) return;
       failures = 0;
       setHearing(true);
+      if (!heartbeat) return;
+      beat = setInterval(() => {
+        if (echoed < sent && Date.now() - sentAt > heartbeat.echoWithinMs) {
+          lost(new Error(`its own announcement did not come back within ${heartbeat.echoWithinMs} ms`));
+          return;
+        }
+        if (echoed < sent) return;
+        sent += 1;
+        sentAt = Date.now();
+        client.query('select pg_notify($1, $2)', [HEARTBEAT_CHANNEL, `${marker}:${sent}`]).catch(() => {});
+      }, heartbeat.everyMs);
+      beat.unref();
     } catch (error) {
       lost(error as Error);
     }
@@ -222,6 +262,7 @@ function announcements(connectionString: string, pool: pg.Pool) {
     close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(beat);
       const client = listener;
       listener = null;
       if (hearing) setHearing(false);

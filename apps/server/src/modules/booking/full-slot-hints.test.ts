@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FullSlotHints } from './full-slot-hints';
+import { FullSlotHints, HINT_KEEP_MS } from './full-slot-hints';
 
 describe('the full-slot hints', () => {
   it('knows no slot at first, then those seen full, and forgets those seen with room', () => {
@@ -30,5 +30,15 @@ describe('the full-slot hints', () => {
     hints.markFull(4);
     expect(hints.anyFull([1, 2, 3])).toBe(false);
     expect(hints.anyFull([4])).toBe(true);
+  });
+
+  it('lets a hint go once it is older than the time limit (an unheard announcement’s backstop)', () => {
+    let now = 1_000_000;
+    const hints = new FullSlotHints(100, () => now);
+    hints.markFull(6);
+    now += HINT_KEEP_MS - 1;
+    expect(hints.anyFull([6])).toBe(true);
+    now += 1;
+    expect(hints.anyFull([6])).toBe(false);
   });
 });

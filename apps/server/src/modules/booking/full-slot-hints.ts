@@ -8,14 +8,25 @@ import { perDatabase } from '../../db/per-database';
  * transaction, which checks everything under its locks and answers a lost race itself. A wrong hint costs
  * a statement, not a booking: the database's count of the places decides (migration 023).
  */
+/**
+ * How long a slot seen full stays a hint (issue 39): a backstop should the announcement that it has room
+ * again go unheard. A stale hint costs one statement (the peek), never a booking.
+ */
+export const HINT_KEEP_MS = 60_000;
+
 export class FullSlotHints {
-  private readonly full = new Set<number>();
+  /** Each slot seen full, with when the hint ends (HINT_KEEP_MS after it was seen). */
+  private readonly full = new Map<number, number>();
 
-  constructor(private readonly max = 100_000) {}
+  constructor(
+    private readonly max = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** Whether any of the slots was last seen full. */
+  /** Whether any of the slots was last seen full, not longer ago than the hints are kept. */
   anyFull(slotIds: readonly number[]): boolean {
-    return slotIds.some((id) => this.full.has(id));
+    const now = this.now();
+    return slotIds.some((id) => (this.full.get(id) ?? 0) > now);
   }
 
   /** What a read saw of the slots asked for: those in `full` are full, the others not (or the party's own). */
@@ -27,7 +38,7 @@ export class FullSlotHints {
   markFull(slotId: number): void {
     // Bounded: past the limit it starts again (every slot then costs one statement more until seen again).
     if (this.full.size >= this.max) this.full.clear();
-    this.full.add(slotId);
+    this.full.set(slotId, this.now() + HINT_KEEP_MS);
   }
 
   /** Places given back: the slots may have room again. */

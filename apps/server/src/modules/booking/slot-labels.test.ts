@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SlotLabelRow } from './booking.repository';
-import { type ReadLabels, SlotLabels } from './slot-labels';
+import { LABELS_KEEP_MS, type ReadLabels, SlotLabels } from './slot-labels';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 28, 17, minute));
 /** Slot `id` of teacher `teacherId`, in the grid's order as given. */
@@ -56,6 +56,20 @@ describe('the slot labels', () => {
     await labels.labelled(5, places(12, 21), read);
     expect(read.asked).toEqual([undefined, [12, 21], [12, 21]]);
     expect(labels.keeps(5)).toBe(false);
+  });
+
+  it('read an event’s labels again once they are older than the time limit (a missed announcement’s backstop)', async () => {
+    let now = 1_000_000;
+    const labels = new SlotLabels(() => now);
+    const read = reader();
+    labels.setHearing(true);
+    await labels.labelled(5, places(11), read);
+    now += LABELS_KEEP_MS - 1;
+    await labels.labelled(5, places(11), read);
+    expect(read.asked).toEqual([undefined]);
+    now += 1;
+    await labels.labelled(5, places(11), read);
+    expect(read.asked).toEqual([undefined, undefined]);
   });
 
   it('forget an announced event’s labels, only its; every event’s for 0', async () => {

@@ -12,6 +12,11 @@ import type { GridSlotRow, SlotLabelRow, SlotPlaces } from './booking.repository
 
 /** At most this many events' labels per process (the least recently used go first). */
 const MAX_EVENTS = 50;
+/**
+ * How long an event's labels are kept at most (issue 39): a backstop should an announcement go unheard
+ * while the listener still counted as hearing (its heartbeat notices that within seconds).
+ */
+export const LABELS_KEEP_MS = 60_000;
 
 /** Each slot's labels with its place in the grid's order. */
 type Labels = Map<number, { label: SlotLabelRow; rank: number }>;
@@ -20,10 +25,12 @@ type Labels = Map<number, { label: SlotLabelRow; rank: number }>;
 export type ReadLabels = (slotIds?: number[]) => Promise<SlotLabelRow[]>;
 
 export class SlotLabels {
-  readonly #kept = new Map<number, Labels>();
+  readonly #kept = new Map<number, { labels: Labels; until: number }>();
   #hearing = false;
   /** Moves on with every announcement: a read that began before one is not kept. */
   #generation = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   get hearing(): boolean {
     return this.#hearing;
@@ -36,9 +43,10 @@ export class SlotLabels {
    */
   async labelled(eventId: number, places: SlotPlaces[], read: ReadLabels): Promise<GridSlotRow[]> {
     const ids = places.map((slot) => slot.id);
-    let labels = this.#kept.get(eventId);
+    const kept = this.#kept.get(eventId);
+    let labels = kept && kept.until > this.now() ? kept.labels : undefined;
     if (!labels || !ids.every((id) => labels?.has(id))) labels = await this.#read(eventId, ids, read);
-    else keepRecent(this.#kept, eventId, labels, MAX_EVENTS); // used: now the most recent
+    else if (kept) keepRecent(this.#kept, eventId, kept, MAX_EVENTS); // used: now the most recent
     const found: Array<{ label: SlotLabelRow; rank: number; slot: SlotPlaces }> = [];
     for (const slot of places) {
       const kept = labels.get(slot.id);
@@ -53,8 +61,10 @@ export class SlotLabels {
     this.#kept.delete(eventId);
     if (!this.#hearing) return ranked(await read(ids));
     const generation = this.#generation;
+    const until = this.now() + LABELS_KEEP_MS;
     const labels = ranked(await read());
-    if (this.#hearing && generation === this.#generation) keepRecent(this.#kept, eventId, labels, MAX_EVENTS);
+    if (this.#hearing && generation === this.#generation)
+      keepRecent(this.#kept, eventId, { labels, until }, MAX_EVENTS);
     return labels;
   }
 
