@@ -1,12 +1,15 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
 import { parseConfig } from '../apps/server/src/config';
 import { type Db, DEFAULT_POOL_SIZE, openDatabase } from '../apps/server/src/db/database';
+import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { APP_ROLE } from '../apps/server/src/db/scope';
 import type { StatementHook } from '../apps/server/src/db/statement-pool';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
+import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 
 // What the benchmarks share: they set up through the real app's inject(), on their own databases, and
 // read what a run cost from /proc.
@@ -42,6 +45,33 @@ export async function adminToken(app: FastifyInstance, db: Db, email: string): P
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return (login.json() as { accessToken: string }).accessToken;
+}
+
+/** A bench's database: its name, its URL, and a pool on it (the bench's own, for its setup and checks). */
+export type BenchDatabase = { db: Db; name: string; databaseUrl: string };
+
+/**
+ * Runs `work` on a migrated database of its own, parley_bench_<random>, made from BENCH_DATABASE_URL or
+ * TEST_DATABASE_URL (an admin URL; the local postgres without either), and drops it afterwards, also on
+ * failure (BENCH_KEEP_DB=1 keeps it). Servers that work starts must be stopped before it returns.
+ */
+export async function onBenchDatabase<T>(work: (bench: BenchDatabase) => Promise<T>): Promise<T> {
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
+  const name = `parley_bench_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = withDatabase(adminUrl, name);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  const db = openDatabase({ databaseUrl });
+  try {
+    await migrateToLatest(db);
+    return await work({ db, name, databaseUrl });
+  } finally {
+    await db.destroy();
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`kept the database ${name}`);
+    else await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
 }
 
 /** CPU time (ms) of each PostgreSQL backend serving one database, by pid, from /proc (empty where none). */

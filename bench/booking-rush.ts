@@ -21,7 +21,7 @@
 // app server, for chrome://inspect or speedscope), BENCH_KEEP_DB=1 (keep the database for EXPLAIN
 // afterwards), BENCH_POOL_SIZE (the connections to PostgreSQL of the app, the bare endpoint and the floor
 // alike; the app's default otherwise), BENCH_FLOOR=0 (leave the floor out).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +29,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
-import { migrateToLatest } from '../apps/server/src/db/migrate';
+import type { Db } from '../apps/server/src/db/database';
 import { asOwner } from '../apps/server/src/db/scope';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import {
@@ -40,15 +39,16 @@ import {
   seedFamilies,
   violations,
 } from '../apps/server/test/concurrency/race-support';
-import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
   BENCH_POOL_SIZE,
+  type BenchDatabase,
   benchConfig,
   type ForkedServer,
   forkServer,
   listenApp,
   listenOn,
+  onBenchDatabase,
   percentile,
   postgresBackendsCpu,
   postgresCpuSince,
@@ -545,18 +545,9 @@ function floorLine(app: Side, bare: Side, floor: Side): string {
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
 
-async function main(): Promise<void> {
-  const adminUrl =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/test';
-  const name = `parley_bench_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = withDatabase(adminUrl, name);
-  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
-  const db = openDatabase({ databaseUrl });
+async function main({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
   const servers: Server[] = [];
   try {
-    await migrateToLatest(db);
     const started = performance.now();
     const evening = await setUp(db);
     console.log(
@@ -640,9 +631,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopServers(servers.map((server) => server.child));
-    await db.destroy();
-    if (process.env.BENCH_KEEP_DB === '1') console.log(`kept the database ${name}`);
-    else await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 }
 
@@ -655,5 +643,5 @@ if (serveAt >= 0) {
     Number(process.argv[serveAt + 3]),
   );
 } else {
-  await main();
+  await onBenchDatabase(main);
 }

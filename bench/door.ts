@@ -22,7 +22,7 @@
 // BENCH_PEOPLE_PER_DOOR (2000), BENCH_CONNECTIONS (50), BENCH_PEOPLE (5000 per throughput round),
 // BENCH_ROUNDS (3), BENCH_LOG_LEVEL (info), BENCH_PROFILE=1 (time the SQL statements in both servers),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of both servers, named by pid, to compare where their time goes).
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -32,23 +32,23 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { type Db, openDatabase } from '../apps/server/src/db/database';
-import { migrateToLatest } from '../apps/server/src/db/migrate';
+import type { Db } from '../apps/server/src/db/database';
 import { asOwner } from '../apps/server/src/db/scope';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import { issueToken } from '../apps/server/src/modules/tokens/tokens.repository';
 import { seedFamilies, seedTickets as seedFamilyTickets } from '../apps/server/test/concurrency/race-support';
-import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
 import {
   adminToken,
   asAppRole,
   BENCH_POOL_SIZE,
+  type BenchDatabase,
   benchConfig,
   type ForkedServer,
   forkServer,
   listenApp,
   listenOn,
   machineBusyMs,
+  onBenchDatabase,
   percentile,
   postgresBackendsCpu,
   postgresCpuSince,
@@ -878,18 +878,9 @@ function costLine(name: string, side: Side): string {
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
 
-async function main(): Promise<void> {
-  const adminUrl =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/test';
-  const name = `parley_bench_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = withDatabase(adminUrl, name);
-  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
-  const db = openDatabase({ databaseUrl });
+async function main({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
   const servers: Server[] = [];
   try {
-    await migrateToLatest(db);
     const started = performance.now();
     const { schoolId, eventId, doors, codes } = await setUp(db);
     console.log(
@@ -1001,8 +992,6 @@ async function main(): Promise<void> {
     if (goals.some(([, met]) => !met) || problems.length > 0) process.exitCode = 1;
   } finally {
     await stopServers(servers.map((server) => server.child));
-    await db.destroy();
-    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 }
 
@@ -1014,5 +1003,5 @@ if (serveAt >= 0) {
     Number(process.argv[serveAt + 3]),
   );
 } else {
-  await main();
+  await onBenchDatabase(main);
 }
