@@ -564,18 +564,21 @@ export function peopleWithRoles(
 
 export type RecipientRow = Awaited<ReturnType<typeof listRecipients>>[number];
 
+/** familyOf's people as rows (id), for a join or an IN rather than an array. */
+const familyMembers = (user: 'u.id') => {
+  const id = sql.ref(user);
+  return sql`select ${id} as id
+    union all select ps.student_id from parent_students ps where ps.parent_id = ${id}
+    union all select co.parent_id from parent_students ps
+      join parent_students co on co.student_id = ps.student_id where ps.parent_id = ${id}
+    union all select ps.parent_id from parent_students ps where ps.student_id = ${id}`;
+};
+
 /**
  * A person's family, one step out: them, their children and those children's other parents, and their own
  * parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked (issue 36).
  */
-const familyOf = (user: 'u.id') => {
-  const id = sql.ref(user);
-  return sql<number[]>`array(select ${id}
-    union select ps.student_id from parent_students ps where ps.parent_id = ${id}
-    union select co.parent_id from parent_students ps
-      join parent_students co on co.student_id = ps.student_id where ps.parent_id = ${id}
-    union select ps.parent_id from parent_students ps where ps.student_id = ${id})`;
-};
+const familyOf = (user: 'u.id') => sql<number[]>`array(select distinct f.id from (${familyMembers(user)}) f)`;
 
 /** An event's recipients, with their family roles and their family (familyOf). */
 export function listRecipients(db: Db, schoolId: number, eventId: number) {
@@ -682,32 +685,31 @@ export function messageRecipients(
   eventId: number,
   options: { notBooked: boolean; userId?: number },
 ) {
-  return db
-    .selectFrom('event_recipients as er')
-    .innerJoin('users as u', 'u.id', 'er.user_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
-    .where('er.school_id', '=', schoolId)
-    .where('er.event_id', '=', eventId)
-    .where('u.status', '=', 1)
-    .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
-    .$if(options.notBooked, (qb) =>
-      qb.where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('bookings as b')
-              .select('b.id')
-              .whereRef('b.event_id', '=', 'er.event_id')
-              .where('b.status', '=', 'booked')
-              .where(
-                sql<boolean>`(b.parent_id = any(${familyOf('u.id')}) or b.student_id = any(${familyOf('u.id')}))`,
-              ),
-          ),
+  return (
+    db
+      .selectFrom('event_recipients as er')
+      .innerJoin('users as u', 'u.id', 'er.user_id')
+      .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+      .where('er.school_id', '=', schoolId)
+      .where('er.event_id', '=', eventId)
+      .where('u.status', '=', 1)
+      .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
+      // No member of the recipient's family (familyOf) among the people of the event's live bookings. That
+      // set is read once and hashed (the IN of a subquery that names no outer column): checked per recipient
+      // against each booking, it took the recipients × the bookings, 8 s of PostgreSQL for 3,000 families
+      // (bench/scale.ts, issue 39).
+      .$if(options.notBooked, (qb) =>
+        qb.where(
+          sql<boolean>`not exists (select 1 from (${familyMembers('u.id')}) f where f.id in (
+          select b.parent_id from bookings b
+            where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked'
+          union all select b.student_id from bookings b
+            where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked'))`,
         ),
-      ),
-    )
-    .orderBy('u.id')
-    .execute();
+      )
+      .orderBy('u.id')
+      .execute()
+  );
 }
 
 /** How many people hold a role in the school (the admin home tiles). */
