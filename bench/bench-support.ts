@@ -47,6 +47,25 @@ export async function adminToken(app: FastifyInstance, db: Db, email: string): P
   return (login.json() as { accessToken: string }).accessToken;
 }
 
+/** The API's answer to a bench's setup call, as `token`'s owner; anything but 200 ends the bench. */
+export async function apiCall<T>(
+  app: FastifyInstance,
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: object,
+): Promise<T> {
+  const res = await app.inject({
+    method,
+    url: `/api/${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body && { payload: body as Record<string, unknown> }),
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return res.json() as T;
+}
+
 /** A bench's database: its name, its URL, and a pool on it (the bench's own, for its setup and checks). */
 export type BenchDatabase = { db: Db; name: string; databaseUrl: string };
 

@@ -13,7 +13,7 @@ import { type Db, openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import { adminQuery, withDatabase } from '../apps/server/test/global-setup';
-import { adminToken, benchConfig } from './bench-support';
+import { adminToken, apiCall, benchConfig } from './bench-support';
 
 const EVENTS = 500;
 const TEACHERS = 60;
@@ -35,31 +35,11 @@ type Figures = {
   problem?: string;
 };
 
-type Headers = { authorization: string };
-
-async function call<T>(
-  app: FastifyInstance,
-  headers: Headers,
-  method: 'GET' | 'POST',
-  url: string,
-  payload?: unknown,
-) {
-  const res = await app.inject({
-    method,
-    url: `/api/${url}`,
-    headers,
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  });
-  if (res.statusCode !== 200)
-    throw new Error(`${method} ${url} failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  return res.json() as T;
-}
-
 /** 500 events through the API, each with a section; plus the evening: 60 teachers × 30 slots, bookings. */
-async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
-  const { eventTypes } = await call<{ eventTypes: Array<{ id: number; groupInt: number }> }>(
+async function setUp(app: FastifyInstance, db: Db, token: string) {
+  const { eventTypes } = await apiCall<{ eventTypes: Array<{ id: number; groupInt: number }> }>(
     app,
-    headers,
+    token,
     'GET',
     'events/index',
   );
@@ -68,12 +48,12 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
   // The four sample events count towards the 500.
   for (let i = 0; i < EVENTS - 5; i++) {
     const group = groups[i % groups.length] ?? 4;
-    const { id } = await call<{ id: number }>(app, headers, 'POST', 'events/create', {
+    const { id } = await apiCall<{ id: number }>(app, token, 'POST', 'events/create', {
       name: `Event ${String(i).padStart(3, '0')}`,
       eventTypeId: typeOf(group),
     });
     const day = String((i % 28) + 1).padStart(2, '0');
-    await call(app, headers, 'POST', `events/create-section?eventId=${id}`, {
+    await apiCall(app, token, 'POST', `events/create-section?eventId=${id}`, {
       date: `2027-02-${day}`,
       start: '09:00',
       end: '12:00',
@@ -83,7 +63,7 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
 
   const teacherIds: number[] = [];
   for (let i = 0; i < TEACHERS; i++) {
-    const { id } = await call<{ id: number }>(app, headers, 'POST', 'users/create-teacher', {
+    const { id } = await apiCall<{ id: number }>(app, token, 'POST', 'users/create-teacher', {
       firstName: `Teacher${i}`,
       lastName: `Bench${String(i).padStart(2, '0')}`,
       email: `teacher${i}@events-bench.example.org`,
@@ -93,7 +73,7 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
   }
   const parentIds: number[] = [];
   for (let i = 0; i < RECIPIENTS; i++) {
-    const { id } = await call<{ id: number }>(app, headers, 'POST', 'users/create-parent', {
+    const { id } = await apiCall<{ id: number }>(app, token, 'POST', 'users/create-parent', {
       firstName: `Parent${i}`,
       lastName: `Family${i}`,
       email: `parent${i}@events-bench.example.org`,
@@ -101,19 +81,19 @@ async function setUp(app: FastifyInstance, db: Db, headers: Headers) {
     });
     parentIds.push(id);
   }
-  const { id: evening } = await call<{ id: number }>(app, headers, 'POST', 'events/create', {
+  const { id: evening } = await apiCall<{ id: number }>(app, token, 'POST', 'events/create', {
     name: 'Year 11 Parents Evening',
     eventTypeId: typeOf(1),
   });
   // 16:00–21:00 in 10-minute slots: 30 per teacher.
-  await call(app, headers, 'POST', `events/create-section?eventId=${evening}`, {
+  await apiCall(app, token, 'POST', `events/create-section?eventId=${evening}`, {
     date: '2027-03-10',
     start: '16:00',
     end: '21:00',
     location: 'Main hall',
     teachers: teacherIds.map((teacherId, index) => ({ teacherId, location: `Room ${index + 1}` })),
   });
-  await call(app, headers, 'POST', `events/add-recipients?eventId=${evening}&saveme=1`, { all: 'parents' });
+  await apiCall(app, token, 'POST', `events/add-recipients?eventId=${evening}&saveme=1`, { all: 'parents' });
 
   // Bookings straight into the table (the booking flow is the next issue's), with the slots' counts.
   const slots = await db
@@ -171,11 +151,10 @@ async function run(database: Figures['database'], db: Db): Promise<Figures> {
   const config = benchConfig();
   const app = await buildApp({ db, config, logger: false, rateLimitStore: new MemoryStore() });
   try {
-    const headers = {
-      authorization: `Bearer ${await adminToken(app, db, 'admin@events-bench.example.org')}`,
-    };
+    const token = await adminToken(app, db, 'admin@events-bench.example.org');
+    const headers = { authorization: `Bearer ${token}` };
     const started = performance.now();
-    const { evening, slotCount, bookedCount } = await setUp(app, db, headers);
+    const { evening, slotCount, bookedCount } = await setUp(app, db, token);
     const setupSeconds = (performance.now() - started) / 1000;
 
     let problem: string | undefined;

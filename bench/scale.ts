@@ -29,6 +29,7 @@ import { MemoryStore } from '../apps/server/src/lib/rate-limiter';
 import { issueToken } from '../apps/server/src/modules/tokens/tokens.repository';
 import {
   adminToken,
+  apiCall,
   type BenchDatabase,
   benchConfig,
   type ForkedServer,
@@ -50,7 +51,8 @@ const SIZES = {
 } as const;
 type Size = keyof typeof SIZES;
 const asked = process.env.SCALE ?? 'small';
-const SCALE: Size = asked in SIZES ? (asked as Size) : 'small';
+if (!(asked in SIZES)) throw new Error(`SCALE=${asked}: one of ${Object.keys(SIZES).join(', ')}`);
+const SCALE = asked as Size;
 const { teachers: TEACHERS, families: FAMILIES } = SIZES[SCALE];
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARM_UP = 3;
@@ -70,25 +72,6 @@ type School = {
   parent: string;
   bookings: number;
 };
-
-/** The API's answer or an error: the setup's calls must all succeed. */
-async function call<T>(
-  app: FastifyInstance,
-  token: string,
-  method: 'GET' | 'POST',
-  url: string,
-  body?: object,
-) {
-  const res = await app.inject({
-    method,
-    url: `/api/${url}`,
-    headers: { authorization: `Bearer ${token}` },
-    ...(body && { payload: body as Record<string, unknown> }),
-  });
-  if (res.statusCode !== 200)
-    throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  return res.json() as T;
-}
 
 const localDate = (daysFromNow: number) =>
   new Date(Date.now() + daysFromNow * DAY_MS).toISOString().slice(0, 10);
@@ -155,7 +138,7 @@ async function seedEvent(
   school: { schoolId: number; typeOf: (group: number) => number; teacherIds: number[] },
   event: { name: string; group: 1 | 4; daysFromNow: number },
 ) {
-  const post = <T>(url: string, body: object) => call<T>(app, token, 'POST', url, body);
+  const post = <T>(url: string, body: object) => apiCall<T>(app, token, 'POST', url, body);
   const { id } = await post<{ id: number }>('events/create', {
     name: event.name,
     eventTypeId: school.typeOf(event.group),
@@ -213,7 +196,7 @@ async function seedSchool(db: Db): Promise<School> {
       .executeTakeFirstOrThrow();
     // The sample events sign-up makes: this school's events are the bench's own.
     await asOwner(() => db.deleteFrom('events').where('school_id', '=', schoolId).execute());
-    const { eventTypes } = await call<{ eventTypes: Array<{ id: number; groupInt: number }> }>(
+    const { eventTypes } = await apiCall<{ eventTypes: Array<{ id: number; groupInt: number }> }>(
       app,
       admin,
       'GET',
