@@ -221,13 +221,13 @@ function announcements(connectionString: string, pool: pg.Pool, heartbeat: Heart
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    let sent = 0;
-    let echoed = 0;
-    let sentAt = 0;
+    // The heartbeats sent, and when the last one went while it has not come back.
+    let beats = 0;
+    let awaitedSince: number | undefined;
     client.on('notification', (message) => {
       if (message.channel === HEARTBEAT_CHANNEL) {
         const [from, count] = (message.payload ?? '').split(':');
-        if (from === marker && Number(count) === sent) echoed = sent;
+        if (from === marker && Number(count) === beats) awaitedSince = undefined;
       } else if (!ownBackends.has(message.processId)) announce(message);
     });
     try {
@@ -238,14 +238,14 @@ function announcements(connectionString: string, pool: pg.Pool, heartbeat: Heart
       setHearing(true);
       if (!heartbeat) return;
       beat = setInterval(() => {
-        if (echoed < sent && Date.now() - sentAt > heartbeat.echoWithinMs) {
-          lost(new Error(`its own announcement did not come back within ${heartbeat.echoWithinMs} ms`));
+        if (awaitedSince !== undefined) {
+          if (Date.now() - awaitedSince > heartbeat.echoWithinMs)
+            lost(new Error(`its own announcement did not come back within ${heartbeat.echoWithinMs} ms`));
           return;
         }
-        if (echoed < sent) return;
-        sent += 1;
-        sentAt = Date.now();
-        client.query('select pg_notify($1, $2)', [HEARTBEAT_CHANNEL, `${marker}:${sent}`]).catch(() => {});
+        beats += 1;
+        awaitedSince = Date.now();
+        client.query('select pg_notify($1, $2)', [HEARTBEAT_CHANNEL, `${marker}:${beats}`]).catch(() => {});
       }, heartbeat.everyMs);
       beat.unref();
     } catch (error) {
