@@ -70,7 +70,7 @@ describe.runIf(onPg)('a listener that goes silent without closing', () => {
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
     const db = openDatabase({ databaseUrl: url.toString(), heartbeat });
-    const seen = { hearing: false, changed: [] as number[], lostAfterMs: -1 };
+    const seen = { hearing: false, changed: [] as number[] };
     watchSessions(db, {
       changed: (userId) => seen.changed.push(userId),
       hearing: (all) => {
