@@ -50,6 +50,7 @@ function prerendered(app: ReactNode, css = ''): HTMLElement {
 }
 
 afterEach(() => {
+  stopHeadScriptTimers();
   cleanup();
   localStorage.clear();
   for (const script of document.head.querySelectorAll('script')) script.remove();
@@ -163,11 +164,32 @@ const PAGE = {
   globalCss: '',
 };
 
+/** The timers the inline scripts run by the tests set: stopped after each test, so none fires into the
+ * next one, or after the file's window is gone. */
+const headScriptTimers: { timeouts: ReturnType<typeof setTimeout>[]; frames: number[] } = {
+  timeouts: [],
+  frames: [],
+};
+function stopHeadScriptTimers() {
+  for (const timeout of headScriptTimers.timeouts.splice(0)) clearTimeout(timeout);
+  for (const frame of headScriptTimers.frames.splice(0)) cancelAnimationFrame(frame);
+}
+
 /** Runs the page's inline script, as the browser does before the body (jsdom runs no scripts itself). */
 function runHeadScript(page: PrerenderedPage = PAGE) {
   const script =
     /<script nonce="N">([\s\S]*?)<\/script>/.exec(prerenderedDocument(TEMPLATE, page))?.[1] ?? '';
-  new Function(script)();
+  const timeout = (callback: () => void, ms?: number) => {
+    const handle = setTimeout(callback, ms);
+    headScriptTimers.timeouts.push(handle);
+    return handle;
+  };
+  const frame = (callback: FrameRequestCallback) => {
+    const handle = requestAnimationFrame(callback);
+    headScriptTimers.frames.push(handle);
+    return handle;
+  };
+  new Function('setTimeout', 'requestAnimationFrame', script)(timeout, frame);
 }
 
 describe("the prerendered page's inline script", () => {
