@@ -35,6 +35,16 @@ fi
 npx vitest run "${projects[@]}" --maxWorkers=2
 
 echo "== API soak tests (real time: servers killed, SMTP and PostgreSQL outages; one file at a time)"
+# On PostgreSQL, one of them puts PgBouncer (Debian's) in front of it: Parley must refuse a pooler in
+# transaction mode.
+if [ -n "${TEST_DATABASE_URL:-}" ] && [ ! -x /usr/sbin/pgbouncer ]; then
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && apt-get install -y -qq pgbouncer >/dev/null
+  else
+    echo "PgBouncer is missing: install it with 'apt-get install -y pgbouncer'" >&2
+    exit 1
+  fi
+fi
 # Apart from the rest and one at a time, so that no other test's load bends their timings.
 npx vitest run --project api-soak --maxWorkers=1
 

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { checkSessionConnections } from './db/session-check';
 import { appErrorReporter } from './lib/error-report';
 import { Metrics } from './lib/metrics';
 import { startMailWorker } from './mail/mail-worker';
@@ -13,6 +14,8 @@ import { vapidKeysOnce } from './push/vapid';
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  // Behind a pooler that shares sessions, announcements and prepared statements would fail unseen.
+  if (config.databaseUrl) await checkSessionConnections(config.databaseUrl);
   const db = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
