@@ -48,6 +48,13 @@ fi
 # Apart from the rest and one at a time, so that no other test's load bends their timings.
 npx vitest run --project api-soak --maxWorkers=1
 
+echo "== district scale bench, small size (issue 39: prints each call's figures; fails on a wrong answer)"
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  BENCH_DATABASE_URL="$TEST_DATABASE_URL" SCALE=small BENCH_RUNS=5 npm run --silent bench:scale
+else
+  echo "(TEST_DATABASE_URL not set: the scale bench needs PostgreSQL; skipped)"
+fi
+
 echo "== build the web app"
 npx vite build --config apps/web/vite.config.ts --logLevel warn
 
