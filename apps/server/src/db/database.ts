@@ -139,7 +139,7 @@ const HEARTBEAT_CHANNEL = 'parley_heartbeat';
  * once) and a new one connects. TCP keepalive catches the same later, and a dead peer too.
  */
 export type Heartbeat = { everyMs: number; echoWithinMs: number };
-export const HEARTBEAT: Heartbeat = { everyMs: 500, echoWithinMs: 1000 };
+export const HEARTBEAT: Heartbeat = { everyMs: 250, echoWithinMs: 1000 };
 
 /**
  * The announcements of a PostgreSQL database. Every pooled connection listens, so a change this process

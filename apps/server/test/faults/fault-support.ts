@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/database';
+import { type Db, LISTENER } from '../../src/db/database';
 import { addPerson, api } from '../directory/directory-helpers';
 import {
   createEvent,
@@ -166,5 +167,49 @@ export async function parentsEvening(t: TestApp, name: string, teachers: number)
     types: school.types,
     eventId,
     slotIds: slots.map((slot) => slot.id),
+  };
+}
+
+/**
+ * A TCP proxy to PostgreSQL that can go silent, as a proxy or network between that stops passing data
+ * without closing: its connections stay open and pass nothing more. `silence('listener')` silences only
+ * the process's listening connection (its startup names it LISTENER), so its queries still go through.
+ */
+export async function silenceableProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let silent: 'all' | 'listener' | undefined;
+  const server: Server = createServer((client) => {
+    const to = connect(Number(target.port || 5432), target.hostname);
+    let listener: boolean | undefined;
+    for (const socket of [client, to]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    const passes = () => silent === undefined || (silent === 'listener' && !listener);
+    client.on('data', (chunk) => {
+      listener ??= chunk.includes(LISTENER);
+      if (passes()) to.write(chunk);
+    });
+    to.on('data', (chunk) => passes() && client.write(chunk));
+    client.on('end', () => to.end());
+    to.on('end', () => client.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    /** The target's URL through this proxy. */
+    url: url.toString(),
+    silence: (which: 'all' | 'listener' = 'all') => {
+      silent = which;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

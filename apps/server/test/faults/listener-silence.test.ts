@@ -1,11 +1,10 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HEARTBEAT, openDatabase, SESSION_CHANNEL, watchSessions } from '../../src/db/database';
 import { withDatabase } from '../global-setup';
 import { connectElsewhere, createTestDb, type TestDb } from '../test-db';
-import { waitFor } from './fault-support';
+import { silenceableProxy, waitFor } from './fault-support';
 
 // A listening connection that goes silent without closing (issue 39: a proxy in front of PostgreSQL that
 // stopped passing data) must not leave the process believing it hears the other processes' changes. The
@@ -15,37 +14,6 @@ import { waitFor } from './fault-support';
 // listener still says it hears.
 
 const onPg = process.env.TEST_DB === 'pg';
-
-/** A TCP proxy to PostgreSQL that can go silent: its connections stay open and pass nothing more. */
-async function silentableProxy(target: URL) {
-  const sockets = new Set<Socket>();
-  let silent = false;
-  const server: Server = createServer((client) => {
-    const to = connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, to]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.on('data', (chunk) => !silent && to.write(chunk));
-    to.on('data', (chunk) => !silent && client.write(chunk));
-    client.on('end', () => to.end());
-    to.on('end', () => client.end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    port,
-    silence: () => {
-      silent = true;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe.runIf(onPg)('a listener that goes silent without closing', () => {
   let testDb: TestDb;
@@ -65,11 +33,8 @@ describe.runIf(onPg)('a listener that goes silent without closing', () => {
 
   /** A database handle through its own proxy, with its listener's view of the session announcements. */
   async function throughProxy(heartbeat: typeof HEARTBEAT | false) {
-    const proxy = await silentableProxy(databaseUrl);
-    const url = new URL(databaseUrl);
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    const db = openDatabase({ databaseUrl: url.toString(), heartbeat });
+    const proxy = await silenceableProxy(databaseUrl);
+    const db = openDatabase({ databaseUrl: proxy.url, heartbeat });
     const seen = { hearing: false, changed: [] as number[] };
     watchSessions(db, {
       changed: (userId) => seen.changed.push(userId),
