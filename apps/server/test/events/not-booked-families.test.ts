@@ -54,4 +54,22 @@ describe('who has not booked: families', () => {
     expect(expectStatus(res, 200)).toEqual({ sent: 1, message: 'Reminder sent to 1 recipient.' });
     expect(await mailCount(t.db, partner.email)).toBe(before);
   });
+
+  it('counts each of a booked family as booked: the child booked for, a sibling, their parents; not another family', async () => {
+    // The children as recipients too: the one booked for, their brother or sister, and another family's.
+    const [bookedFor, sibling] = e.children;
+    await addRecipients(e, e.eventId, [bookedFor?.id ?? 0, sibling?.id ?? 0, e.otherChild.id]);
+    const emails = [e.parent, partner, bookedFor, sibling, e.otherParent, e.otherChild].map(
+      (m) => m?.email ?? '',
+    );
+    const before = await Promise.all(emails.map((email) => mailCount(t.db, email)));
+    const res = await e.http.post(`message-types/send?eventId=${e.eventId}`, e.admin.token, {
+      messageTypeName: 'reminder',
+      audience: 'notBooked',
+    });
+    expect(expectStatus(res, 200)).toEqual({ sent: 2, message: 'Reminder sent to 2 recipients.' });
+    const after = await Promise.all(emails.map((email) => mailCount(t.db, email)));
+    // Only the other family, its parent and its child, were reminded.
+    expect(after.map((count, index) => count - (before[index] ?? 0))).toEqual([0, 0, 0, 0, 1, 1]);
+  });
 });

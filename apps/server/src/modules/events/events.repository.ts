@@ -564,7 +564,7 @@ export function peopleWithRoles(
 
 export type RecipientRow = Awaited<ReturnType<typeof listRecipients>>[number];
 
-/** familyOf's people as rows (id), for a join or an IN rather than an array. */
+/** familyOf's people as rows (id). familiesOfBooked is the same relation, asked of a set of people. */
 const familyMembers = (user: 'u.id') => {
   const id = sql.ref(user);
   return sql`select ${id} as id
@@ -579,6 +579,19 @@ const familyMembers = (user: 'u.id') => {
  * parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked (issue 36).
  */
 const familyOf = (user: 'u.id') => sql<number[]>`array(select distinct f.id from (${familyMembers(user)}) f)`;
+
+/** Everyone in the family (familyOf) of someone with a live booking at the event: they have booked. */
+const familiesOfBooked = (schoolId: number, eventId: number) =>
+  sql<number>`with booked as (
+      select b.parent_id as id from bookings b
+        where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked' and b.parent_id is not null
+      union select b.student_id from bookings b
+        where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked' and b.student_id is not null)
+    select id from booked
+    union select ps.student_id from parent_students ps join booked on ps.parent_id = booked.id
+    union select co.parent_id from parent_students ps
+      join parent_students co on co.student_id = ps.student_id join booked on ps.parent_id = booked.id
+    union select ps.parent_id from parent_students ps join booked on ps.student_id = booked.id`;
 
 /** An event's recipients, with their family roles and their family (familyOf). */
 export function listRecipients(db: Db, schoolId: number, eventId: number) {
@@ -694,18 +707,13 @@ export function messageRecipients(
       .where('er.event_id', '=', eventId)
       .where('u.status', '=', 1)
       .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
-      // No member of the recipient's family (familyOf) among the people of the event's live bookings. That
-      // set is read once and hashed (the IN of a subquery that names no outer column): checked per recipient
-      // against each booking, it took the recipients × the bookings, 8 s of PostgreSQL for 3,000 families
-      // (bench/scale.ts, issue 39).
+      // No member of the recipient's family (familyOf) among the people of the event's live bookings. A
+      // family is symmetric (a parent's child has the parent as theirs, co-parents each other), so that is:
+      // not in the families of the booked, found once, set-based, and hashed. Asked per recipient it grew
+      // with the recipients × their families' lookups: 0.73 s of PostgreSQL for 3,000 families, 8.9 s for
+      // 20,000 (bench/scale.ts, issue 39).
       .$if(options.notBooked, (qb) =>
-        qb.where(
-          sql<boolean>`not exists (select 1 from (${familyMembers('u.id')}) f where f.id in (
-          select b.parent_id from bookings b
-            where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked'
-          union all select b.student_id from bookings b
-            where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked'))`,
-        ),
+        qb.where(sql<boolean>`u.id not in (${familiesOfBooked(schoolId, eventId)})`),
       )
       .orderBy('u.id')
       .execute()
