@@ -70,6 +70,8 @@ type School = {
   admin: string;
   teacher: string;
   parent: string;
+  /** The parent's grid request as the booking page sends it: their child with four of the teachers. */
+  parentGrid: string;
   bookings: number;
 };
 
@@ -225,12 +227,21 @@ async function seedSchool(db: Db): Promise<School> {
     // Sessions as a login issues them: the first teacher, and the first parent (booked at the evening).
     const firstOf = (role: string) => people.find((p) => p.role === role)?.user_id ?? 0;
     const session = (userId: number) => issueToken(db, { userId, schoolId, kind: 'access' });
+    const child = await asOwner(() =>
+      db
+        .selectFrom('parent_students')
+        .select('student_id')
+        .where('parent_id', '=', firstOf('parent'))
+        .executeTakeFirstOrThrow(),
+    );
+    const chosen = teacherIds.slice(0, 4).map((teacherId) => ({ studentId: child.student_id, teacherId }));
     return {
       schoolId,
       evening,
       admin,
       teacher: await session(firstOf('teacher')),
       parent: await session(firstOf('parent')),
+      parentGrid: encodeURIComponent(JSON.stringify(chosen)),
       bookings,
     };
   } finally {
@@ -311,7 +322,12 @@ function callsOf(school: School): Call[] {
     { name: 'evening CSV export', token: 'admin', path: `events/download-bookings?eventId=${e}` },
     { name: 'teacher schedule', token: 'teacher', path: `events/details-teacher?eventId=${e}` },
     { name: 'parent booking page', token: 'parent', path: `events/booking-view?eventId=${e}` },
-    { name: 'parent evening slots', token: 'parent', path: `events/user-slots-for-pt?eventId=${e}` },
+    // The grid of the teachers the parent chose, as the booking page asks for it every 15 s.
+    {
+      name: 'parent evening slots',
+      token: 'parent',
+      path: `events/user-slots-for-pt?eventId=${e}&subjectTeacherData=${school.parentGrid}`,
+    },
     { name: 'parent home', token: 'parent', path: 'site/index' },
     // Mail to every family not booked (into this database's outbox): once, after the reads.
     { name: 'reminder to not booked', token: 'admin', path: `message-types/send?eventId=${e}`, once: true },
