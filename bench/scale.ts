@@ -17,6 +17,7 @@
 // a body < 1 MB. It creates its own database (parley_bench_<random>) and drops it at the end, also on
 // failure; it exits non-zero only on a wrong answer (a non-2xx).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,7 @@ const WARM_UP = 3;
 const BOOKED_SHARE = 0.8;
 /** A section takes at most 500 teachers (sectionRequest): the evening's teachers go in sections of 300. */
 const TEACHERS_PER_SECTION = 300;
-const GOAL = { p95Ms: 300, bytes: 1_000_000 };
+const GOAL = { p95Ms: 300, bytes: 1_000_000, rssMb: 400 };
 const DAY_MS = 86_400_000;
 
 // ── the school ───────────────────────────────────────────────────────────────────────────────────────
@@ -433,6 +434,14 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
     console.log(
       `goals (huge size: interactive p95 < ${GOAL.p95Ms} ms and < 1 MB): ${missed.length === 0 ? 'met' : `missed by ${missed.map((row) => row.name).join(', ')}`}` +
         (SCALE === 'huge' ? '' : ` (at ${SCALE}, for information)`),
+    );
+    // The server's peak resident memory over the whole run (Linux: the process's high-water mark).
+    const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1];
+    const peakMb = peak === undefined ? undefined : Math.round(Number(peak) / 1024);
+    console.log(
+      `server peak RSS: ${peakMb ?? 'unknown'} MB (goal at the huge size < ${GOAL.rssMb} MB: ${
+        peakMb === undefined ? 'not measured' : peakMb < GOAL.rssMb ? 'met' : 'missed'
+      })`,
     );
     if (wrong.length > 0) {
       console.log(`wrong answers: ${wrong.join(', ')}`);
