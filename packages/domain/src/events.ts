@@ -433,7 +433,8 @@ export const eventDetail = z.object({
   sectionTimeLabels: z.array(z.string()),
   slots: z.array(slotGroup),
   bookings: z.array(bookingItem),
-  recipients: z.array(recipientItem),
+  /** How many are on the recipients list; the list itself comes a page at a time (events/recipients). */
+  recipientCount: z.number(),
   canScanUserIds: z.array(z.number()),
   scanners: z.array(personRef),
   bookingCountForEvent: z.number(),

@@ -526,6 +526,10 @@ export const RULES: Record<string, Rule> = {
     input: (a) => ({ body: { name: 'Matrix event', eventTypeId: a.parentTeacherTypeId } }),
   },
   'GET /api/events/view': { expect: adminOnly(404), input: (a) => ({ query: { id: a.evening.id } }) },
+  'GET /api/events/recipients': {
+    expect: adminOnly(404),
+    input: (a) => ({ query: { eventId: a.evening.id } }),
+  },
   'POST /api/events/update': {
     expect: adminOnly(404),
     input: (a) => ({ query: { id: a.evening.id }, body: { bookingPageMessage: 'Alphmark welcome' } }),

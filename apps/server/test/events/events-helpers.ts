@@ -1,4 +1,5 @@
 import type { EventDetail, EventTypeItem } from '@parley/domain/events';
+import type { RecipientsPage } from '@parley/domain/recipients';
 import type { Db } from '../../src/db/database';
 import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
 import type { TestApp } from '../test-app';
@@ -41,6 +42,18 @@ export async function createEvent(http: Api, token: string, name: string, eventT
 
 export async function viewEvent(http: Api, token: string, id: number | 'current'): Promise<EventDetail> {
   return expectStatus<{ event: EventDetail }>(await http.get(`events/view?id=${id}`, token), 200).event;
+}
+
+/** A page of the event's recipients (events/recipients), the first unless asked. */
+export async function recipientsOf(
+  http: Api,
+  token: string,
+  eventId: number,
+  query: { q?: string; notBooked?: 0 | 1; page?: number } = {},
+): Promise<RecipientsPage> {
+  const params = new URLSearchParams({ eventId: String(eventId) });
+  for (const [key, value] of Object.entries(query)) params.set(key, String(value));
+  return expectStatus<RecipientsPage>(await http.get(`events/recipients?${params}`, token), 200);
 }
 
 export type SectionBody = {

@@ -96,7 +96,7 @@ describe('events/create', () => {
       bookingUrl: `http://parley.test/book/ptevent/${event.code}`,
       sections: [],
       bookings: [],
-      recipients: [],
+      recipientCount: 0,
       canScanUserIds: [],
       bookingCountForEvent: 0,
       createdAtHuman: 'just now',

@@ -1,4 +1,3 @@
-import type { EventDetail } from '@parley/domain/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addRecipients,
@@ -10,6 +9,7 @@ import {
   quickMember,
 } from '../booking/booking-helpers';
 import { expectStatus, type Member } from '../directory/directory-helpers';
+import { recipientsOf } from '../events/events-helpers';
 import { mailCount } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 
@@ -33,16 +33,18 @@ afterAll(() => t.close());
 
 describe('who has not booked: families', () => {
   it('lists the partner of a parent who booked as booked, in the same family', async () => {
-    const { event } = expectStatus<{ event: EventDetail }>(
-      await e.http.get(`events/view?id=${e.eventId}`, e.admin.token),
-      200,
-    );
-    const of = (id: number) => event.recipients.find((recipient) => recipient.id === id);
+    const list = await recipientsOf(e.http, e.admin.token, e.eventId);
+    const of = (id: number) => list.items.find((recipient) => recipient.id === id);
     expect(of(e.parent.id)?.booked).toBe(true);
     expect(of(partner.id)?.booked).toBe(true);
     expect(of(e.otherParent.id)?.booked).toBe(false);
     expect(of(partner.id)?.familyId).toBe(of(e.parent.id)?.familyId);
     expect(of(e.otherParent.id)?.familyId).not.toBe(of(e.parent.id)?.familyId);
+    // Counted as families: two people of one family booked, one family has not.
+    expect(list).toMatchObject({ total: 3, people: 3, bookedPeople: 2, notBookedFamilies: 1 });
+    const notBooked = await recipientsOf(e.http, e.admin.token, e.eventId, { notBooked: 1 });
+    expect(notBooked.items.map((recipient) => recipient.id)).toEqual([e.otherParent.id]);
+    expect(notBooked).toMatchObject({ total: 1, people: 3, notBookedFamilies: 1 });
   });
 
   it('reminds only the families that have not booked', async () => {

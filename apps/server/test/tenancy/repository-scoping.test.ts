@@ -468,7 +468,12 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         read: ({ db, s, o }) =>
           events.peopleWithRoles(db, s.schoolId, ['parent', 'teacher'], { ids: [o.parent.id, o.admin.id] }),
       },
-      listRecipients: { read: ({ db, s, o }) => events.listRecipients(db, s.schoolId, o.eventId) },
+      recipientsPage: {
+        read: ({ db, s, o }) =>
+          events.recipientsPage(db, s.schoolId, o.eventId, { q: '', notBooked: false, limit: 50, offset: 0 }),
+      },
+      recipientCounts: { read: ({ db, s, o }) => events.recipientCounts(db, s.schoolId, o.eventId) },
+      recipientCount: { read: ({ db, s, o }) => events.recipientCount(db, s.schoolId, o.eventId) },
       recipientIds: { read: ({ db, s, o }) => events.recipientIds(db, s.schoolId, o.eventId) },
       addMembers: {
         write: ({ db, s, o }) =>

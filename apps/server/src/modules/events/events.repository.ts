@@ -2,6 +2,7 @@ import type { Role } from '@parley/domain/roles';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { EVENT_COLUMNS, qualified } from '../../db/columns';
 import type { Db } from '../../db/database';
+import { likeLiteral } from '../../db/like';
 import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 
 // Events, sections, slots, recipients and scanners. Every query names the school: a row of another school
@@ -562,9 +563,7 @@ export function peopleWithRoles(
     .execute();
 }
 
-export type RecipientRow = Awaited<ReturnType<typeof listRecipients>>[number];
-
-/** familyOf's people as rows (id). familiesOfBooked is the same relation, asked of a set of people. */
+/** A person's family (familyOf) as rows (id). familiesOfBooked is the same relation, asked of a set. */
 const familyMembers = (user: 'u.id') => {
   const id = sql.ref(user);
   return sql`select ${id} as id
@@ -575,10 +574,11 @@ const familyMembers = (user: 'u.id') => {
 };
 
 /**
- * A person's family, one step out: them, their children and those children's other parents, and their own
- * parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked (issue 36).
+ * A person's family (familyOf), one step out: them, their children and those children's other parents,
+ * and their own parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked
+ * (issue 36). Its smallest id names the family, the same for each of them.
  */
-const familyOf = (user: 'u.id') => sql<number[]>`array(select distinct f.id from (${familyMembers(user)}) f)`;
+const familyIdOf = (user: 'u.id') => sql<number>`(select min(f.id) from (${familyMembers(user)}) f)`;
 
 /** Everyone in the family (familyOf) of someone with a live booking at the event: they have booked. */
 const familiesOfBooked = (schoolId: number, eventId: number) =>
@@ -593,29 +593,91 @@ const familiesOfBooked = (schoolId: number, eventId: number) =>
       join parent_students co on co.student_id = ps.student_id join booked on ps.parent_id = booked.id
     union select ps.parent_id from parent_students ps join booked on ps.student_id = booked.id`;
 
-/** An event's recipients, with their family roles and their family (familyOf). */
-export function listRecipients(db: Db, schoolId: number, eventId: number) {
-  return db
+/** "%text%" for LIKE, in lower case. */
+const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
+
+/**
+ * A page of an event's recipients by name (decision 035): those matching the search (part of the name or
+ * email, any case) and, when asked, only those whose family has not booked; each with their family roles,
+ * whether their family has booked, and their family's id; and how many match in all.
+ */
+export async function recipientsPage(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  options: { q: string; notBooked: boolean; limit: number; offset: number },
+) {
+  const booked = familiesOfBooked(schoolId, eventId);
+  const matching = db
     .selectFrom('event_recipients as er')
     .innerJoin('users as u', 'u.id', 'er.user_id')
-    .select([
-      'u.id',
-      fullName('u').as('name'),
-      'u.email',
-      'u.first_name',
-      sql<
-        Role[]
-      >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
-        'roles',
-      ),
-      familyOf('u.id').as('family'),
-    ])
     .where('er.school_id', '=', schoolId)
     .where('er.event_id', '=', eventId)
-    .orderBy(sql`lower(u.last_name)`)
-    .orderBy(sql`lower(u.first_name)`)
-    .orderBy('u.id')
-    .execute();
+    .$if(options.q !== '', (qb) =>
+      qb.where(sql<boolean>`lower(${fullName('u')} || ' ' || u.email) like ${containing(options.q)}`),
+    )
+    .$if(options.notBooked, (qb) => qb.where(sql<boolean>`u.id not in (${booked})`));
+  const [rows, count] = await Promise.all([
+    matching
+      .select([
+        'u.id',
+        fullName('u').as('name'),
+        'u.email',
+        sql<
+          Role[]
+        >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
+          'roles',
+        ),
+        sql<boolean>`u.id in (${booked})`.as('booked'),
+        familyIdOf('u.id').as('family_id'),
+      ])
+      .orderBy(sql`lower(u.last_name)`)
+      .orderBy(sql`lower(u.first_name)`)
+      .orderBy('u.id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/**
+ * The whole recipients list in three counts: people, people whose family has booked, and families with no
+ * booking. Each recipient's family (its smallest id) is found set-based, not one recipient at a time.
+ */
+export async function recipientCounts(db: Db, schoolId: number, eventId: number) {
+  const { rows } = await sql<{ people: number; booked_people: number; not_booked_families: number }>`
+    with r as (select er.user_id as id from event_recipients er
+        where er.school_id = ${schoolId} and er.event_id = ${eventId}),
+      members as (
+        select r.id, r.id as member from r
+        union all select r.id, ps.student_id from r join parent_students ps on ps.parent_id = r.id
+        union all select r.id, co.parent_id from r join parent_students ps on ps.parent_id = r.id
+          join parent_students co on co.student_id = ps.student_id
+        union all select r.id, ps.parent_id from r join parent_students ps on ps.student_id = r.id),
+      families as (select id, min(member) as family_id from members group by id),
+      booked as (${familiesOfBooked(schoolId, eventId)})
+    select count(*)::int as people,
+      (count(*) filter (where f.id in (select id from booked)))::int as booked_people,
+      (count(distinct f.family_id) filter (where f.id not in (select id from booked)))::int as not_booked_families
+    from families f`.execute(db);
+  return {
+    people: rows[0]?.people ?? 0,
+    bookedPeople: rows[0]?.booked_people ?? 0,
+    notBookedFamilies: rows[0]?.not_booked_families ?? 0,
+  };
+}
+
+/** How many are on an event's recipients list. */
+export async function recipientCount(db: Db, schoolId: number, eventId: number): Promise<number> {
+  const row = await db
+    .selectFrom('event_recipients')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('school_id', '=', schoolId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function recipientIds(db: Db, schoolId: number, eventId: number): Promise<Set<number>> {

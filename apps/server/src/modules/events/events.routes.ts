@@ -29,6 +29,7 @@ import {
   updateSlotLocationRequest,
   userIdRequest,
 } from '@parley/domain/events';
+import { recipientsPage, recipientsQuery } from '@parley/domain/recipients';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
@@ -39,7 +40,7 @@ import { deleteEvent } from './delete-event.service';
 import { updateAllSlots, updateSlotLocation } from './event-slots.service';
 import { bookingsExport } from './export-bookings.service';
 import { listEvents } from './list-events.service';
-import { addRecipients, allOfRole, removeRecipient } from './recipients.service';
+import { addRecipients, allOfRole, recipientsOfEvent, removeRecipient } from './recipients.service';
 import { removeScanner, setScanners } from './scanners.service';
 import * as sections from './sections.service';
 import { toggleBookingNotifications, updateEvent } from './update-event.service';
@@ -199,6 +200,12 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
         request.query.sectionId,
         request.body?.confirm === true,
       ),
+  );
+
+  api.get(
+    '/events/recipients',
+    { ...admin, schema: { tags, security, querystring: recipientsQuery, response: ok(recipientsPage) } },
+    (request) => recipientsOfEvent(ctx, school(request), request.query),
   );
 
   api.post(

@@ -1,5 +1,6 @@
 import { type AddRecipientsRequest, EVENT_TEXT } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
+import { RECIPIENTS_PAGE_SIZE, type RecipientsQuery } from '@parley/domain/recipients';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { notFound, unprocessable } from '../../lib/http-error';
@@ -66,4 +67,34 @@ export async function removeRecipient(ctx: AppContext, schoolId: number, eventId
 
 export async function allOfRole(ctx: AppContext, schoolId: number, role: 'parent' | 'student') {
   return { items: await repo.peopleWithRoles(ctx.db, schoolId, [role], { activeOnly: true }) };
+}
+
+/** GET events/recipients: a page of the list, searched on the server, and the counts of the whole list. */
+export async function recipientsOfEvent(ctx: AppContext, schoolId: number, query: RecipientsQuery) {
+  await requireEvent(ctx.db, schoolId, query.eventId);
+  const [page, counts] = await Promise.all([
+    repo.recipientsPage(ctx.db, schoolId, query.eventId, {
+      q: query.q,
+      notBooked: query.notBooked === 1,
+      limit: RECIPIENTS_PAGE_SIZE,
+      offset: (query.page - 1) * RECIPIENTS_PAGE_SIZE,
+    }),
+    repo.recipientCounts(ctx.db, schoolId, query.eventId),
+  ]);
+  return {
+    items: page.rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      roles: row.roles.filter(
+        (role): role is 'parent' | 'student' => role === 'parent' || role === 'student',
+      ),
+      booked: row.booked,
+      familyId: row.family_id,
+    })),
+    total: page.total,
+    page: query.page,
+    pageSize: RECIPIENTS_PAGE_SIZE,
+    ...counts,
+  };
 }

@@ -104,18 +104,18 @@ export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: 
   const eventId = await resolveEventId(ctx, schoolId, idOrCurrent);
   const event = await repo.findEvent(ctx.db, schoolId, eventId);
   if (!event) throw notFound(EVENT_TEXT.notFound);
-  const [school, sections, teachers, slots, bookings, recipients, scanners, types] = await Promise.all([
+  const [school, sections, teachers, slots, bookings, recipientCount, scanners, types] = await Promise.all([
     loadSchool(ctx.db, schoolId),
     repo.listSections(ctx.db, schoolId, eventId),
     repo.listSectionTeachers(ctx.db, schoolId, { eventId }),
     repo.listSlots(ctx.db, schoolId, eventId),
     repo.listBookings(ctx.db, schoolId, eventId),
-    repo.listRecipients(ctx.db, schoolId, eventId),
+    repo.recipientCount(ctx.db, schoolId, eventId),
     repo.listScanners(ctx.db, schoolId, eventId),
     listEventTypes(ctx.db, schoolId),
   ]);
   return {
-    event: toDetail(ctx, school, event, { sections, teachers, slots, bookings, recipients, scanners }),
+    event: toDetail(ctx, school, event, { sections, teachers, slots, bookings, recipientCount, scanners }),
     eventTypes: types.map(toTypeItem),
   };
 }
@@ -129,7 +129,7 @@ function toDetail(
     teachers: repo.SectionTeacherRow[];
     slots: repo.SlotRow[];
     bookings: repo.ViewBookingRow[];
-    recipients: repo.RecipientRow[];
+    recipientCount: number;
     scanners: Array<{ id: number; name: string; email: string }>;
   },
 ): EventDetail {
@@ -158,13 +158,6 @@ function toDetail(
   }));
   const path = bookingPath(event.group_int, event.code);
   const labelOf = perInstant((instant) => formatLocalDateTime(instant, tz));
-  // A recipient has booked when a live booking names someone of their family, as parent or as student.
-  const bookedUsers = new Set<number>();
-  for (const booking of parts.bookings) {
-    if (booking.status !== 'booked') continue;
-    if (booking.parent_id !== null) bookedUsers.add(booking.parent_id);
-    if (booking.student_id !== null) bookedUsers.add(booking.student_id);
-  }
   return {
     id: event.id,
     name: event.name,
@@ -214,17 +207,7 @@ function toDetail(
       confirmed: booking.confirmed_at !== null,
       createdAt: booking.created_at.toISOString(),
     })),
-    recipients: parts.recipients.map((recipient) => ({
-      id: recipient.id,
-      name: recipient.name,
-      email: recipient.email,
-      roles: recipient.roles.filter(
-        (role): role is 'parent' | 'student' => role === 'parent' || role === 'student',
-      ),
-      booked: recipient.family.some((id) => bookedUsers.has(id)),
-      // One key per family (its smallest id), so a screen counts families, not people.
-      familyId: Math.min(...recipient.family),
-    })),
+    recipientCount: parts.recipientCount,
     canScanUserIds: parts.scanners.map((scanner) => scanner.id),
     scanners: parts.scanners,
     bookingCountForEvent: event.booking_count,

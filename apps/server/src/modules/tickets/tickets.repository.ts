@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
+import { likeLiteral } from '../../db/like';
 
 // Tickets and their scans (decision 013). Every query names the school: another school's ticket is not
 // found, exactly like a code that was never issued.
@@ -384,7 +385,7 @@ export function recentAdmissions(db: Db, schoolId: number, eventId: number, limi
 
 /** Live tickets of the event whose attendee's name contains q (a manual check-in; never by email: issue 35). */
 export function searchTickets(db: Db, schoolId: number, eventId: number, q: string, limit: number) {
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = `%${likeLiteral(q)}%`;
   return ticketSelect(db, schoolId)
     .where('t.event_id', '=', eventId)
     .where('t.status', '=', 'valid')

@@ -2,6 +2,7 @@ import { type Role, sortRoles } from '@parley/domain/roles';
 import { sql, type Updateable } from 'kysely';
 import { qualified, USER_COLUMNS } from '../../db/columns';
 import type { Db } from '../../db/database';
+import { likeLiteral } from '../../db/like';
 import { idInSchool } from '../../db/same-school';
 import type { UsersTable } from '../../db/schema';
 
@@ -47,7 +48,7 @@ export async function emailExists(db: Db, email: string): Promise<boolean> {
 
 /** Emails in the caller's school that start with q (an autocomplete for invitations and scanners). */
 export function searchSchoolEmails(db: Db, schoolId: number, q: string) {
-  const pattern = `${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  const pattern = `${likeLiteral(q.toLowerCase())}%`;
   return db
     .selectFrom('users')
     .select(['id', 'email', sql<string>`first_name || ' ' || last_name`.as('name')])

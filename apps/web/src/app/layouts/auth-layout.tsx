@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { Outlet } from 'react-router';
 import { GlobalProgress } from '../../components/global-progress';
@@ -13,14 +12,7 @@ export function AuthLayout() {
   const heading = useAppHeading();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
-      {loadingAuth ? (
-        <LinearProgress
-          aria-label="Checking your session"
-          sx={{ position: 'fixed', top: 0, left: 0, right: 0, height: 2 }}
-        />
-      ) : (
-        <GlobalProgress />
-      )}
+      <GlobalProgress active={loadingAuth} label={loadingAuth ? 'Checking your session' : undefined} />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 1 }}>
         <ThemeToggleButton />
       </Box>

@@ -1,6 +1,6 @@
 import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import type { EventDetail } from '@parley/domain/events';
+import type { EventDetail, RecipientItem } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ import {
   siteConfig,
   stubFetch,
 } from '../../test-support/screen-fixtures';
-import { eventDetail, graduation } from './event-fixtures';
+import { eventDetail, graduation, recipient, recipients, recipientsAnswer } from './event-fixtures';
 
 // The admin's booking tools on /events/view/{id} (issue 5) through the real router, guard, providers and
 // API client; only fetch is faked.
@@ -23,6 +23,7 @@ import { eventDetail, graduation } from './event-fixtures';
 let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
 let current: EventDetail;
+let recipientList: RecipientItem[];
 
 const ROW = 'Actions for Ann Day · Jo Day, Thu 12 Mar 2026, 16:10';
 
@@ -89,12 +90,14 @@ beforeEach(() => {
   queryClient.clear();
   requests = [];
   current = eventDetail();
+  recipientList = recipients();
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
   localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(adminUser));
   reloadSession();
   routes = {
     '/api/site/config': () => json(200, siteConfig),
     '/api/events/view': () => json(200, { event: current, eventTypes: [] }),
+    '/api/events/recipients': (url) => json(200, recipientsAnswer(recipientList, url)),
     '/api/events/get-all-parents': () =>
       json(200, {
         items: [
@@ -324,23 +327,50 @@ describe('book for a family', () => {
 describe('recipients: not booked yet', () => {
   it('"Not booked yet (N families)" shows only the recipients without a booking, and back', async () => {
     await openPage();
-    const table = screen.getByRole('table', { name: 'Recipients' });
-    expect(within(table).getByText('Ann Day')).toBeTruthy();
-    const chip = screen.getByRole('button', { name: 'Not booked yet (2 families)' });
+    const table = await screen.findByRole('table', { name: 'Recipients' });
+    expect(await within(table).findByText('Ann Day')).toBeTruthy();
+    const chip = await screen.findByRole('button', { name: 'Not booked yet (2 families)' });
     expect(chip.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(chip);
     expect(chip.getAttribute('aria-pressed')).toBe('true');
-    expect(within(table).queryByText('Ann Day')).toBeNull();
+    // Asked of the server: the filter, the first page.
+    await waitFor(() => expect(within(table).queryByText('Ann Day')).toBeNull());
+    expect(requests.map((request) => request.path)).toContain(
+      '/api/events/recipients?eventId=5&q=&notBooked=1&page=1',
+    );
     expect(within(table).getByText('Ben Fox')).toBeTruthy();
     expect(within(table).getByText('Cal Lee')).toBeTruthy();
     fireEvent.click(chip);
-    expect(within(table).getByText('Ann Day')).toBeTruthy();
+    expect(await within(table).findByText('Ann Day')).toBeTruthy();
+  });
+
+  it('comes a page at a time, and the search asks the server', async () => {
+    recipientList = Array.from({ length: 120 }, (_, index) =>
+      recipient({ id: 1000 + index, name: `Pat Family${String(index).padStart(3, '0')}` }),
+    );
+    current = { ...eventDetail(), recipientCount: 120 };
+    await openPage();
+    expect(await screen.findByText('1–50 of 120')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Recipients' });
+    expect(within(table).getByText('Pat Family000')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('51–100 of 120')).toBeTruthy();
+    expect(within(table).getByText('Pat Family050')).toBeTruthy();
+    expect(within(table).queryByText('Pat Family000')).toBeNull();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search' }), { target: { value: 'family11' } });
+    // Ten matches: one page, no pager; asked of the server from the first page.
+    await waitFor(() => expect(within(table).getAllByText(/Pat Family/)).toHaveLength(10));
+    expect(within(table).getAllByText(/Pat Family11\d/)).toHaveLength(10);
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
+    expect(requests.map((request) => request.path)).toContain(
+      '/api/events/recipients?eventId=5&q=family11&notBooked=0&page=1',
+    );
   });
 
   it('says so when everyone has booked', async () => {
-    const event = eventDetail();
-    await openPage({ ...event, recipients: event.recipients.map((item) => ({ ...item, booked: true })) });
-    fireEvent.click(screen.getByRole('button', { name: 'Not booked yet (0 families)' }));
-    expect(screen.getByText('Everyone on the list has booked.')).toBeTruthy();
+    recipientList = recipients().map((item) => ({ ...item, booked: true }));
+    await openPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Not booked yet (0 families)' }));
+    expect(await screen.findByText('Everyone on the list has booked.')).toBeTruthy();
   });
 });

@@ -13,13 +13,11 @@ import {
   isConfirmed,
   moveRequest,
   moveTargets,
-  notBookedCount,
   sharedDate,
-  shownRecipients,
   subjectOptions,
   teacherOptions,
 } from './admin-booking';
-import { booking, eventDetail, graduation, recipient, slot } from './event-fixtures';
+import { booking, eventDetail, graduation, recipients, slot } from './event-fixtures';
 
 const studies = [
   { subjectId: 2, subjectName: 'Maths', teacherId: 32, teacherName: 'Ms Green' },
@@ -113,7 +111,7 @@ describe('familyOptions: who the admin can book for', () => {
   const students = [{ id: 61, name: 'Dee Ray', email: 'dee@hill.test' }];
 
   it('parent-teacher: invited parents first, then the other parents; no students', () => {
-    const options = familyOptions(1, eventDetail().recipients, all, students);
+    const options = familyOptions(1, recipients(), all, students);
     expect(options.map((option) => [option.group, option.name, option.notBooked])).toEqual([
       ['Invited parents', 'Ann Day', false],
       ['Invited parents', 'Ben Fox', true],
@@ -122,7 +120,7 @@ describe('familyOptions: who the admin can book for', () => {
   });
 
   it('other kinds: students too, each person once per role', () => {
-    const options = familyOptions(3, eventDetail().recipients, all, [
+    const options = familyOptions(3, recipients(), all, [
       ...students,
       { id: 60, name: 'Cal Lee', email: 'cal@hill.test' },
     ]);
@@ -168,7 +166,7 @@ describe('teacher and subject choices', () => {
 });
 
 describe('familyBookingRequest', () => {
-  const [parentOption, , studentOption] = familyOptions(3, eventDetail().recipients);
+  const [parentOption, , studentOption] = familyOptions(3, recipients());
   const values = (over: Partial<FamilyBookingValues>): FamilyBookingValues => ({
     ...emptyFamilyBooking(),
     ...over,
@@ -234,30 +232,9 @@ describe('familyBookingRequest', () => {
 });
 
 describe('recipients: not booked yet', () => {
-  const list = [
-    recipient({ id: 1, name: 'Ann Day', booked: true }),
-    recipient({ id: 2, name: 'Ben Fox' }),
-    recipient({ id: 3, name: 'Bea Cole' }),
-  ];
-
-  it('counts families, not people: two parents of one child are one family', () => {
-    const family = [
-      recipient({ id: 4, name: 'Cal Day', familyId: 4 }),
-      recipient({ id: 5, name: 'Cat Day', familyId: 4 }),
-      recipient({ id: 6, name: 'Dan Ray' }),
-    ];
-    expect(notBookedCount(family)).toBe(2);
+  it('names the families, not the people, in the filter', () => {
     expect(ADMIN_BOOKING_TEXT.notBookedFilter(2)).toBe('Not booked yet (2 families)');
-  });
-
-  it('counts and filters those without a live booking, with the search', () => {
-    expect(notBookedCount(list)).toBe(2);
-    expect(shownRecipients(list, { query: '', notBookedOnly: true }).map((item) => item.id)).toEqual([2, 3]);
-    expect(shownRecipients(list, { query: 'be', notBookedOnly: true }).map((item) => item.id)).toEqual([
-      2, 3,
-    ]);
-    expect(shownRecipients(list, { query: 'fox', notBookedOnly: true }).map((item) => item.id)).toEqual([2]);
-    expect(shownRecipients(list, { query: '', notBookedOnly: false })).toHaveLength(3);
+    expect(ADMIN_BOOKING_TEXT.notBookedFilter(1)).toBe('Not booked yet (1 family)');
   });
 });
 

@@ -61,6 +61,11 @@ export const ADMIN_BOOKING_TEXT = {
   notBookedFilter: (families: number) =>
     `Not booked yet (${families} ${families === 1 ? 'family' : 'families'})`,
   everyoneBooked: 'Everyone on the list has booked.',
+  recipientsFailed: 'Could not load the recipients. Try again in a moment.',
+  pageRange: (from: number, to: number, total: number) =>
+    `${from.toLocaleString('en-GB')}–${to.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`,
+  previousPage: 'Previous page',
+  nextPage: 'Next page',
 } as const;
 
 export const isLive = (booking: Pick<BookingItem, 'status'>) => booking.status === 'booked';
@@ -338,22 +343,3 @@ export function familyBookingRequest(
   if (group === EVENT_GROUPS.ceremony) body.gownSize = values.gownSize || null;
   return { ok: true, body };
 }
-
-// ── recipients ───────────────────────────────────────────────────────────────────────────────────────
-
-/** The recipients list as shown: matching the search, and only those not booked yet when asked. */
-export function shownRecipients(
-  recipients: readonly RecipientItem[],
-  options: { query: string; notBookedOnly: boolean },
-): RecipientItem[] {
-  const needle = options.query.trim().toLowerCase();
-  return recipients.filter(
-    (recipient) =>
-      (!options.notBookedOnly || !recipient.booked) &&
-      (!needle || `${recipient.name} ${recipient.email}`.toLowerCase().includes(needle)),
-  );
-}
-
-/** The families on the list with no booking yet: two parents of one child are one family. */
-export const notBookedCount = (recipients: readonly RecipientItem[]) =>
-  new Set(recipients.filter((recipient) => !recipient.booked).map((recipient) => recipient.familyId)).size;

@@ -12,6 +12,7 @@ import type {
   SectionRequest,
 } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
+import type { RecipientsPage, RecipientsQuery } from '@parley/domain/recipients';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
@@ -66,6 +67,18 @@ export const eventQuery = (id: number | 'current') =>
   queryOptions({
     queryKey: ['events', 'view', id],
     queryFn: ({ signal }) => api.get<EventViewResponse>('events/view', { query: { id }, signal }),
+  });
+
+/**
+ * A page of the event's recipients, searched on the server (decision 035). Under the event's own key, so
+ * a change to the event reloads it too; the page shown stays while the next one loads.
+ */
+export const recipientsQuery = (eventId: number, query: Omit<RecipientsQuery, 'eventId'>) =>
+  queryOptions({
+    queryKey: ['events', 'view', eventId, 'recipients', query],
+    queryFn: ({ signal }) =>
+      api.get<RecipientsPage>('events/recipients', { query: { eventId, ...query }, signal }),
+    placeholderData: (previous) => previous,
   });
 
 export const currentEventQuery = queryOptions({

@@ -1,4 +1,5 @@
 import type { BookingItem, EventDetail, RecipientItem, SlotGroup, SlotItem } from '@parley/domain/events';
+import { RECIPIENTS_PAGE_SIZE, type RecipientsPage } from '@parley/domain/recipients';
 
 // Test data for the event page's tests: a parent-teacher evening on Thu 12 Mar 2026 (Europe/London, so
 // the instants read as local times) with two teachers, one booking and three recipients.
@@ -51,6 +52,32 @@ export function recipient(over: Partial<RecipientItem> & { id: number; name: str
     booked: false,
     familyId: over.id,
     ...over,
+  };
+}
+
+/** The evening's recipients as events/recipients has them. */
+export const recipients = (): RecipientItem[] => [
+  recipient({ id: 40, name: 'Ann Day', booked: true }),
+  recipient({ id: 41, name: 'Ben Fox' }),
+  recipient({ id: 60, name: 'Cal Lee', roles: ['student'] }),
+];
+
+/** events/recipients over a list, as the server answers it: searched, filtered, a page of 50. */
+export function recipientsAnswer(list: readonly RecipientItem[], url: URL): RecipientsPage {
+  const q = (url.searchParams.get('q') ?? '').trim().toLowerCase();
+  const notBooked = url.searchParams.get('notBooked') === '1';
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const matching = list.filter(
+    (item) => (!notBooked || !item.booked) && `${item.name} ${item.email}`.toLowerCase().includes(q),
+  );
+  return {
+    items: matching.slice((page - 1) * RECIPIENTS_PAGE_SIZE, page * RECIPIENTS_PAGE_SIZE),
+    total: matching.length,
+    page,
+    pageSize: RECIPIENTS_PAGE_SIZE,
+    people: list.length,
+    bookedPeople: list.filter((item) => item.booked).length,
+    notBookedFamilies: new Set(list.filter((item) => !item.booked).map((item) => item.familyId)).size,
   };
 }
 
@@ -133,11 +160,7 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 16:40'],
     slots: ptSlots(),
     bookings: [booking()],
-    recipients: [
-      recipient({ id: 40, name: 'Ann Day', booked: true }),
-      recipient({ id: 41, name: 'Ben Fox' }),
-      recipient({ id: 60, name: 'Cal Lee', roles: ['student'] }),
-    ],
+    recipientCount: 3,
     canScanUserIds: [],
     scanners: [],
     bookingCountForEvent: 1,

@@ -13,11 +13,12 @@ import Typography from '@mui/material/Typography';
 import { EVENT_GROUPS, isTicketedGroup } from '@parley/domain/event-groups';
 import type { EventDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { ApiError } from '../../../lib/api-client';
 import { LIST_TEXT } from '../../../lib/ui-text';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useFormOnOpen } from '../../../lib/use-form-on-open';
 import {
   emptyFamilyBooking,
@@ -33,7 +34,7 @@ import {
   ADMIN_BOOKING_TEXT as T,
   teacherOptions,
 } from '../admin-booking';
-import { allPeopleQuery, familyPersonQuery, updateSlotByAdmin } from '../api';
+import { allPeopleQuery, familyPersonQuery, recipientsQuery, updateSlotByAdmin } from '../api';
 import { useBookingChange } from './booking-actions';
 
 /** Checked with familyBookingRequest: the form says what the request would lack. */
@@ -109,9 +110,16 @@ export function BookForFamilyDialog({
     enabled: open && parentTeacher && childId > 0,
   });
 
+  // The event's recipients come first: those matching what is typed, found by the server (decision 035).
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const invited = useQuery({
+    ...recipientsQuery(event.id, { q: search, notBooked: 0, page: 1 }),
+    enabled: open,
+  });
   const people = useMemo(
-    () => familyOptions(group, event.recipients, parents.data, students.data),
-    [group, event.recipients, parents.data, students.data],
+    () => familyOptions(group, invited.data?.items ?? [], parents.data, students.data),
+    [group, invited.data, parents.data, students.data],
   );
   const children = parent.data?.children ?? [];
   const studies = child.data?.studies;
@@ -203,6 +211,9 @@ export function BookForFamilyDialog({
                     </Box>
                   )}
                   value={field.value}
+                  onInputChange={(_event, value, reason) => {
+                    if (reason !== 'reset') setTyped(value);
+                  }}
                   onChange={(_event, next) => {
                     field.onChange(next);
                     clear('studentId', 'teacherId', 'slotId', 'subjectId');

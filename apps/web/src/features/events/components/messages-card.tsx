@@ -90,7 +90,7 @@ export function MessagesCard({ event }: { event: EventDetail }) {
             variant="contained"
             startIcon={<SendIcon />}
             onClick={() => setAsking(true)}
-            disabled={event.status !== 1 || event.recipients.length === 0}
+            disabled={event.status !== 1 || event.recipientCount === 0}
           >
             {EVENTS_TEXT.send}
           </Button>

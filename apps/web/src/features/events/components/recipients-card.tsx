@@ -36,13 +36,15 @@ import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
-import { ADMIN_BOOKING_TEXT, notBookedCount, shownRecipients } from '../admin-booking';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
+import { ADMIN_BOOKING_TEXT } from '../admin-booking';
 import {
   addRecipients,
   afterEventChange,
   allPeopleQuery,
   type PersonRef,
   type RecipientsPreview,
+  recipientsQuery,
   removeRecipient,
   sendToOne,
 } from '../api';
@@ -190,6 +192,26 @@ function MessageOneMenu({ event, recipient }: { event: EventDetail; recipient: R
   );
 }
 
+/** "51–100 of 20,000" with the pages before and after (a long list comes a page at a time). */
+function Pager(props: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
+  const { page, pageSize, total, onPage } = props;
+  const from = (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, total);
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end', mt: 1 }}>
+      <Typography variant="body2" color="text.secondary" aria-live="polite">
+        {ADMIN_BOOKING_TEXT.pageRange(from, to, total)}
+      </Typography>
+      <Button size="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {ADMIN_BOOKING_TEXT.previousPage}
+      </Button>
+      <Button size="small" disabled={to >= total} onClick={() => onPage(page + 1)}>
+        {ADMIN_BOOKING_TEXT.nextPage}
+      </Button>
+    </Stack>
+  );
+}
+
 /** Who is invited to book: add all parents, all students or picked people (preview, then confirm). */
 export function RecipientsCard({ event }: { event: EventDetail }) {
   const showSnackbar = useSnackbar();
@@ -198,6 +220,7 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
   const [busy, setBusy] = useState(false);
   const [query, setQuery] = useState('');
   const [notBookedOnly, setNotBookedOnly] = useState(false);
+  const [page, setPage] = useState(1);
 
   const preview = async (body: AddRecipientsRequest) => {
     setBusy(true);
@@ -235,14 +258,24 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
     }
   };
 
-  const shown = shownRecipients(event.recipients, { query, notBookedOnly });
-  const bookedCount = event.recipients.filter((recipient) => recipient.booked).length;
-  const notBooked = notBookedCount(event.recipients);
+  // The list a page at a time, searched on the server (decision 035): an evening of thousands of
+  // families sends only what is shown. The search waits for typing to pause.
+  const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useQuery(recipientsQuery(event.id, { q: search, notBooked: notBookedOnly ? 1 : 0, page }));
+  const shown = list.data?.items ?? [];
+  const people = list.data?.people ?? event.recipientCount;
+  const notBooked = list.data?.notBookedFamilies ?? 0;
+  const filtered = search !== '' || notBookedOnly;
+  // The last on a page removed: back to the last page there is.
+  if (list.data && !list.isPlaceholderData && list.data.items.length === 0 && page > 1)
+    setPage(Math.max(1, Math.ceil(list.data.total / list.data.pageSize)));
 
   return (
     <SectionCard
-      title={`${EVENTS_TEXT.recipients} (${event.recipients.length})`}
-      action={<Chip size="small" label={`${bookedCount} ${EVENTS_TEXT.hasBooked.toLowerCase()}`} />}
+      title={`${EVENTS_TEXT.recipients} (${people})`}
+      action={
+        <Chip size="small" label={`${list.data?.bookedPeople ?? 0} ${EVENTS_TEXT.hasBooked.toLowerCase()}`} />
+      }
     >
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {EVENTS_TEXT.recipientsHelp}
@@ -273,7 +306,12 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
           {EVENTS_TEXT.pickPeople}
         </Button>
       </Stack>
-      {event.recipients.length === 0 ? (
+      {list.isError ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {ADMIN_BOOKING_TEXT.recipientsFailed}
+        </Alert>
+      ) : null}
+      {people === 0 ? (
         <Typography color="text.secondary">{EVENTS_TEXT.noRecipients}</Typography>
       ) : (
         <>
@@ -283,13 +321,16 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
             useFlexGap
             sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
           >
-            {event.recipients.length > 8 ? (
+            {people > 8 ? (
               <TextField
                 size="small"
                 type="search"
                 label={LIST_TEXT.search}
                 value={query}
-                onChange={(e) => setQuery(e.target.value)}
+                onChange={(e) => {
+                  setQuery(e.target.value);
+                  setPage(1);
+                }}
               />
             ) : null}
             <Chip
@@ -297,7 +338,10 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
               color={notBookedOnly ? 'primary' : 'default'}
               variant={notBookedOnly ? 'filled' : 'outlined'}
               icon={notBookedOnly ? <FilterListIcon /> : undefined}
-              onClick={() => setNotBookedOnly((on) => !on)}
+              onClick={() => {
+                setNotBookedOnly((on) => !on);
+                setPage(1);
+              }}
               aria-pressed={notBookedOnly}
             />
           </Stack>
@@ -350,6 +394,19 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
               </TableBody>
             </Table>
           </TableContainer>
+          {list.data && list.data.total > list.data.pageSize ? (
+            <Pager
+              page={list.data.page}
+              pageSize={list.data.pageSize}
+              total={list.data.total}
+              onPage={setPage}
+            />
+          ) : null}
+          {filtered && list.data?.total === 0 && !(notBookedOnly && notBooked === 0) ? (
+            <Typography color="text.secondary" sx={{ mt: 1 }}>
+              {LIST_TEXT.noMatches}
+            </Typography>
+          ) : null}
         </>
       )}
       <PickPeopleDialog

@@ -6,8 +6,8 @@ import type { EventDetail } from '@parley/domain/events';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
 
 /** Which set-up steps are done: details (always), sections, recipients, enabled. */
-export function setupSteps(event: Pick<EventDetail, 'sections' | 'recipients' | 'status'>): boolean[] {
-  return [true, event.sections.length > 0, event.recipients.length > 0, event.status === 1];
+export function setupSteps(event: Pick<EventDetail, 'sections' | 'recipientCount' | 'status'>): boolean[] {
+  return [true, event.sections.length > 0, event.recipientCount > 0, event.status === 1];
 }
 
 /** The four steps of setting up an event, ticked as they are done. */

@@ -1,0 +1,34 @@
+import { recipientItem } from './events';
+import { idParam } from './fields';
+import { z } from './zod';
+
+// An event's recipients a page at a time (issue 39, decision 035): apart from events.ts, so that a page
+// that only shows an event does not carry these schemas.
+
+/** A long list comes a page at a time (decision 035): the page asked for, 1 first. */
+const pageParam = z.coerce.number().int().min(1).max(100_000).default(1);
+/** What a list is searched for: part of a name or an email, any case. */
+const searchParam = z.string().trim().max(100).default('');
+/** Rows of the recipients list per page. */
+export const RECIPIENTS_PAGE_SIZE = 50;
+/** events/recipients?eventId&q&notBooked&page: a page of the event's recipients, searched on the server. */
+export const recipientsQuery = z.strictObject({
+  eventId: idParam,
+  q: searchParam,
+  notBooked: z.coerce.number().int().min(0).max(1).default(0),
+  page: pageParam,
+});
+export type RecipientsQuery = z.output<typeof recipientsQuery>;
+
+/** A page of recipients, how many match, and the counts of the whole list (whatever the search). */
+export const recipientsPage = z.object({
+  items: z.array(recipientItem),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  /** Everyone on the list, those whose family has booked, and the families that have not. */
+  people: z.number(),
+  bookedPeople: z.number(),
+  notBookedFamilies: z.number(),
+});
+export type RecipientsPage = z.infer<typeof recipientsPage>;
