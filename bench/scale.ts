@@ -318,6 +318,12 @@ function callsOf(school: School): Call[] {
   return [
     { name: 'admin events list', token: 'admin', path: 'events/index' },
     { name: 'admin evening set-up', token: 'admin', path: `events/view?id=${e}` },
+    { name: 'recipients, a page', token: 'admin', path: `events/recipients?eventId=${e}` },
+    {
+      name: 'recipients, searched',
+      token: 'admin',
+      path: `events/recipients?eventId=${e}&q=smith&notBooked=1`,
+    },
     { name: 'directory: parents', token: 'admin', path: 'users/parents' },
     { name: 'people search', token: 'admin', path: 'users/search-email?q=smith' },
     { name: 'evening CSV export', token: 'admin', path: `events/download-bookings?eventId=${e}` },
