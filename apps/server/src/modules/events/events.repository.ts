@@ -1,5 +1,5 @@
 import type { Role } from '@parley/domain/roles';
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
 import { EVENT_COLUMNS, qualified } from '../../db/columns';
 import type { Db } from '../../db/database';
 import { likeLiteral } from '../../db/like';
@@ -563,35 +563,31 @@ export function peopleWithRoles(
     .execute();
 }
 
-/** A person's family (familyOf) as rows (id). familiesOfBooked is the same relation, asked of a set. */
-const familyMembers = (user: 'u.id') => {
-  const id = sql.ref(user);
-  return sql`select ${id} as id
-    union all select ps.student_id from parent_students ps where ps.parent_id = ${id}
-    union all select co.parent_id from parent_students ps
-      join parent_students co on co.student_id = ps.student_id where ps.parent_id = ${id}
-    union all select ps.parent_id from parent_students ps where ps.student_id = ${id}`;
-};
-
 /**
- * A person's family (familyOf), one step out: them, their children and those children's other parents,
- * and their own parents. "Who hasn't booked" asks it of families: a parent whose partner booked has booked
- * (issue 36). Its smallest id names the family, the same for each of them.
+ * Each person's family, one step out: them, their children and those children's other parents, and their
+ * own parents, as (id, member) rows for every id of `people` (a table or subquery with an id column). "Who
+ * hasn't booked" asks it of families: a parent whose partner booked has booked (issue 36). The relation is
+ * symmetric: a parent's child has the parent as theirs, co-parents have each other.
  */
-const familyIdOf = (user: 'u.id') => sql<number>`(select min(f.id) from (${familyMembers(user)}) f)`;
+const familyPairs = (people: RawBuilder<unknown>) => sql`
+  select p.id, p.id as member from ${people} p
+  union all select p.id, ps.student_id from ${people} p join parent_students ps on ps.parent_id = p.id
+  union all select p.id, co.parent_id from ${people} p join parent_students ps on ps.parent_id = p.id
+    join parent_students co on co.student_id = ps.student_id
+  union all select p.id, ps.parent_id from ${people} p join parent_students ps on ps.student_id = p.id`;
 
-/** Everyone in the family (familyOf) of someone with a live booking at the event: they have booked. */
+/** A person's family named by its smallest id, the same for each of them. */
+const familyIdOf = (user: 'u.id') =>
+  sql<number>`(select min(f.member) from (${familyPairs(sql`(select ${sql.ref(user)} as id)`)}) f)`;
+
+/** Everyone in the family of someone with a live booking at the event: they have booked. */
 const familiesOfBooked = (schoolId: number, eventId: number) =>
   sql<number>`with booked as (
       select b.parent_id as id from bookings b
         where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked' and b.parent_id is not null
       union select b.student_id from bookings b
         where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked' and b.student_id is not null)
-    select id from booked
-    union select ps.student_id from parent_students ps join booked on ps.parent_id = booked.id
-    union select co.parent_id from parent_students ps
-      join parent_students co on co.student_id = ps.student_id join booked on ps.parent_id = booked.id
-    union select ps.parent_id from parent_students ps join booked on ps.student_id = booked.id`;
+    select f.member from (${familyPairs(sql.table('booked'))}) f`;
 
 /** "%text%" for LIKE, in lower case. */
 const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
@@ -650,17 +646,12 @@ export async function recipientCounts(db: Db, schoolId: number, eventId: number)
   const { rows } = await sql<{ people: number; booked_people: number; not_booked_families: number }>`
     with r as (select er.user_id as id from event_recipients er
         where er.school_id = ${schoolId} and er.event_id = ${eventId}),
-      members as (
-        select r.id, r.id as member from r
-        union all select r.id, ps.student_id from r join parent_students ps on ps.parent_id = r.id
-        union all select r.id, co.parent_id from r join parent_students ps on ps.parent_id = r.id
-          join parent_students co on co.student_id = ps.student_id
-        union all select r.id, ps.parent_id from r join parent_students ps on ps.student_id = r.id),
+      members as (${familyPairs(sql.table('r'))}),
       families as (select id, min(member) as family_id from members group by id),
       booked as (${familiesOfBooked(schoolId, eventId)})
     select count(*)::int as people,
-      (count(*) filter (where f.id in (select id from booked)))::int as booked_people,
-      (count(distinct f.family_id) filter (where f.id not in (select id from booked)))::int as not_booked_families
+      (count(*) filter (where f.id in (select member from booked)))::int as booked_people,
+      (count(distinct f.family_id) filter (where f.id not in (select member from booked)))::int as not_booked_families
     from families f`.execute(db);
   return {
     people: rows[0]?.people ?? 0,
@@ -751,7 +742,7 @@ export function listScanners(db: Db, schoolId: number, eventId: number) {
 }
 
 /**
- * Recipients to message: everyone, or those whose family (familyOf) has no live booking in the event;
+ * Recipients to message: everyone, or those whose family (familyPairs) has no live booking in the event;
  * active accounts only.
  */
 export function messageRecipients(
@@ -769,7 +760,7 @@ export function messageRecipients(
       .where('er.event_id', '=', eventId)
       .where('u.status', '=', 1)
       .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
-      // No member of the recipient's family (familyOf) among the people of the event's live bookings. A
+      // No member of the recipient's family (familyPairs) among the people of the event's live bookings. A
       // family is symmetric (a parent's child has the parent as theirs, co-parents each other), so that is:
       // not in the families of the booked, found once, set-based, and hashed. Asked per recipient it grew
       // with the recipients × their families' lookups: 0.73 s of PostgreSQL for 3,000 families, 8.9 s for
