@@ -112,6 +112,9 @@ export function BookForFamilyDialog({
 
   // The event's recipients come first: those matching what is typed, found by the server (decision 035).
   const [typed, setTyped] = useState('');
+  useEffect(() => {
+    if (open) setTyped(''); // each opening starts with an empty box
+  }, [open]);
   const search = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS);
   const invited = useQuery({
     ...recipientsQuery(event.id, { q: search, notBooked: 0, page: 1 }),
@@ -212,7 +215,8 @@ export function BookForFamilyDialog({
                   )}
                   value={field.value}
                   onInputChange={(_event, value, reason) => {
-                    if (reason !== 'reset') setTyped(value);
+                    // A choice fills the box with its label (not a search); the form's reset empties it.
+                    if (reason !== 'reset' || value === '') setTyped(value);
                   }}
                   onChange={(_event, next) => {
                     field.onChange(next);
