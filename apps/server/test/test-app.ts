@@ -34,7 +34,8 @@ class TestBackground extends Background {
   readonly handedOver: string[] = [];
   #held: { released: Promise<void>; release(): void } | undefined;
   constructor() {
-    super({ error: (details) => this.failures.push((details as { err?: unknown }).err) });
+    const fail = (details: object) => this.failures.push((details as { err?: unknown }).err);
+    super({ error: fail, warn: fail });
   }
   override run(name: string, task: () => Promise<unknown>): void {
     this.handedOver.push(name);

@@ -1,5 +1,20 @@
+import { isUnavailable } from './pg-errors';
+
 /** Where a failed task is reported (the app's logger). */
-export type BackgroundLog = { error(details: object, message: string): void };
+export type BackgroundLog = {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+};
+
+/**
+ * A task that failed after its answer had gone. The database away (restarting, a connection cut) is a
+ * warning, as it is for a request (503) and the workers: the next pass or request does the work again. Any
+ * other failure is an error in the code.
+ */
+export function reportFailure(log: BackgroundLog, error: unknown, message: string): void {
+  if (isUnavailable(error)) log.warn({ err: error }, message);
+  else log.error({ err: error }, message);
+}
 
 /**
  * Work done after the answer has gone, so that how long it takes tells the client nothing (reset and
@@ -16,7 +31,7 @@ export class Background {
       .then(task)
       .then(
         () => undefined,
-        (error: unknown) => this.log.error({ err: error }, `background task failed: ${name}`),
+        (error: unknown) => reportFailure(this.log, error, `background task failed: ${name}`),
       )
       .finally(() => this.pending.delete(done));
     this.pending.add(done);

@@ -3,39 +3,10 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorReporter } from '../lib/error-report';
 import { HttpError, UNAVAILABLE_RETRY_AFTER } from '../lib/http-error';
+import { isUnavailable } from '../lib/pg-errors';
 
 // One error shape for every answer: { message, errors?, action?, retry?, requestId? }. Never a stack trace.
 // requestId (5xx only; every answer carries it as X-Request-Id) is what support asks for.
-
-/** PostgreSQL/driver failures that mean "try again shortly" rather than "your request is wrong". */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND', // the database host's name does not resolve (its container is restarting)
-  'EAI_AGAIN',
-  '57P01', // admin shutdown
-  '57P03', // cannot connect now
-  '53300', // too many connections
-  '55P03', // lock not available (lock_timeout)
-  '57014', // statement timeout
-  '40001', // serialization failure
-  '40P01', // deadlock
-]);
-
-export function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return (
-    (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
-    (error instanceof Error &&
-      // The last one: a transaction's ROLLBACK on a connection that died under it.
-      /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/.test(
-        error.message,
-      ))
-  );
-}
 
 type Mapped = { status: 409 | 422; message: string; field?: string };
 

@@ -68,7 +68,7 @@ describe('the embedded database killed with SIGKILL during bookings', () => {
     const db = openDatabase({ dataDir });
     await migrateToLatest(db);
     const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: TEST_APP_URL });
-    const background = new Background({ error: () => {} });
+    const background = new Background({ error: () => {}, warn: () => {} });
     const app = await buildApp({
       db,
       config,

@@ -41,7 +41,7 @@ describe('the marks of sessions used', () => {
       throw new Error('connection lost');
     });
     const touches = new SessionTouches(write);
-    const log = { error: vi.fn() };
+    const log = { error: vi.fn(), warn: vi.fn() };
     touches.reportTo(log);
     touches.touch('a', 0);
     await touches.flush();
@@ -49,6 +49,17 @@ describe('the marks of sessions used', () => {
       expect.objectContaining({ err: expect.any(Error) }),
       'marking sessions as active failed',
     );
+    // The database going away (a connection cut, a restart) is a warning: it is not a fault in the code.
+    write.mockRejectedValueOnce(
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    );
+    touches.touch('b', 0);
+    await touches.flush();
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.any(Error) }),
+      'marking sessions as active failed',
+    );
+    expect(log.error).toHaveBeenCalledTimes(1);
     write.mockImplementation(async () => {});
     touches.touch('a', 1_000);
     await touches.flush();

@@ -1,4 +1,4 @@
-import type { BackgroundLog } from '../../lib/background';
+import { type BackgroundLog, reportFailure } from '../../lib/background';
 import { keepRecent } from '../../lib/keep-recent';
 
 // "Last active" in the sessions list needs minutes, not every request. Each process marks a session at most
@@ -17,7 +17,10 @@ export class SessionTouches {
   #timer: NodeJS.Timeout | undefined;
   /** The writes in flight, one after another: a flush waits for those begun before it. */
   #writing: Promise<void> = Promise.resolve();
-  #log: BackgroundLog = { error: (details, message) => console.error(message, details) };
+  #log: BackgroundLog = {
+    error: (details, message) => console.error(message, details),
+    warn: (details, message) => console.warn(message, details),
+  };
 
   constructor(private readonly write: (tokenHashes: string[]) => Promise<void>) {}
 
@@ -57,7 +60,7 @@ export class SessionTouches {
     } catch (error) {
       // A mark is not worth a retry loop: the session's next request after the minute marks it again.
       for (const hash of hashes) this.#touchedAt.delete(hash);
-      this.#log.error({ err: error }, 'marking sessions as active failed');
+      reportFailure(this.#log, error, 'marking sessions as active failed');
     }
   }
 }
