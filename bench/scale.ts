@@ -324,6 +324,8 @@ function callsOf(school: School): Call[] {
       token: 'admin',
       path: `events/recipients?eventId=${e}&q=smith&notBooked=1`,
     },
+    { name: 'bookings, a page', token: 'admin', path: `events/bookings?eventId=${e}` },
+    { name: 'bookings, searched', token: 'admin', path: `events/bookings?eventId=${e}&q=smith` },
     { name: 'directory: parents', token: 'admin', path: 'users/parents' },
     { name: 'people search', token: 'admin', path: 'users/search-email?q=smith' },
     { name: 'evening CSV export', token: 'admin', path: `events/download-bookings?eventId=${e}` },

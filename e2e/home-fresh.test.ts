@@ -87,12 +87,12 @@ describe('home after a change (issue 36, point 1)', () => {
     await screenshot(page, 'home-fresh-01-parent-booked');
 
     // The school removes one of the bookings: the parent's reload shows one.
-    const { event } = (await (await school.admin.get(`events/view?id=${school.eventId}`)).json()) as {
-      event: { bookings: Array<{ id: number }> };
+    const bookings = (await (await school.admin.get(`events/bookings?eventId=${school.eventId}`)).json()) as {
+      items: Array<{ id: number }>;
     };
-    expect(event.bookings).toHaveLength(2);
+    expect(bookings.items).toHaveLength(2);
     const removed = await school.admin.post(`events/remove-booking?eventId=${school.eventId}`, {
-      bookingId: event.bookings[0]?.id,
+      bookingId: bookings.items[0]?.id,
     });
     expect(removed.status).toBe(200);
     await reloadWithoutPageAnswers(page);

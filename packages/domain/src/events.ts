@@ -432,11 +432,11 @@ export const eventDetail = z.object({
   sections: z.array(sectionDetail),
   sectionTimeLabels: z.array(z.string()),
   slots: z.array(slotGroup),
-  bookings: z.array(bookingItem),
   /** How many are on the recipients list; the list itself comes a page at a time (events/recipients). */
   recipientCount: z.number(),
   canScanUserIds: z.array(z.number()),
   scanners: z.array(personRef),
+  /** Live bookings; the bookings themselves come a page at a time (events/bookings). */
   bookingCountForEvent: z.number(),
   createdAt: instant,
   createdAtHuman: z.string(),

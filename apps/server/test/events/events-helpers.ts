@@ -1,5 +1,5 @@
+import type { EventBookingsPage, RecipientsPage } from '@parley/domain/event-lists';
 import type { EventDetail, EventTypeItem } from '@parley/domain/events';
-import type { RecipientsPage } from '@parley/domain/recipients';
 import type { Db } from '../../src/db/database';
 import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
 import type { TestApp } from '../test-app';
@@ -54,6 +54,18 @@ export async function recipientsOf(
   const params = new URLSearchParams({ eventId: String(eventId) });
   for (const [key, value] of Object.entries(query)) params.set(key, String(value));
   return expectStatus<RecipientsPage>(await http.get(`events/recipients?${params}`, token), 200);
+}
+
+/** The event's bookings (events/bookings), the cancelled too: the first page unless asked. */
+export async function bookingsOf(
+  http: Api,
+  token: string,
+  eventId: number,
+  query: { q?: string; cancelled?: 0 | 1; page?: number } = { cancelled: 1 },
+): Promise<EventBookingsPage> {
+  const params = new URLSearchParams({ eventId: String(eventId) });
+  for (const [key, value] of Object.entries(query)) params.set(key, String(value));
+  return expectStatus<EventBookingsPage>(await http.get(`events/bookings?${params}`, token), 200);
 }
 
 export type SectionBody = {

@@ -1,4 +1,4 @@
-import { RECIPIENTS_PAGE_SIZE, type RecipientsPage } from '@parley/domain/recipients';
+import { RECIPIENTS_PAGE_SIZE, type RecipientsPage } from '@parley/domain/event-lists';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFamilies } from '../concurrency/race-support';
 import { type Api, addMember, api, expectStatus } from '../directory/directory-helpers';

@@ -460,7 +460,10 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       bookingsQuery: { read: ({ db, s }) => events.bookingsQuery(db, s.schoolId).execute() },
       exportBookings: { read: ({ db, s, o }) => events.exportBookings(db, s.schoolId, o.eventId) },
       exportTickets: { read: ({ db, s, o }) => events.exportTickets(db, s.schoolId, o.concertId) },
-      listBookings: { read: ({ db, s, o }) => events.listBookings(db, s.schoolId, o.eventId) },
+      bookingsPage: {
+        read: ({ db, s, o }) =>
+          events.bookingsPage(db, s.schoolId, o.eventId, { q: '', cancelled: true, limit: 50, offset: 0 }),
+      },
       liveBookingsOnSlots: { read: ({ db, s, o }) => events.liveBookingsOnSlots(db, s.schoolId, [o.slotId]) },
       liveBookingsOfEvent: { read: ({ db, s, o }) => events.liveBookingsOfEvent(db, s.schoolId, o.eventId) },
       cancelBookings: { write: ({ db, s, o }) => events.cancelBookings(db, s.schoolId, [o.bookingId]) },

@@ -11,6 +11,9 @@ import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 const fullName = (alias: string) =>
   sql<string>`${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)}`;
 
+/** "%text%" for LIKE, in lower case: what a list's search box matches. */
+const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
+
 // ── events ───────────────────────────────────────────────────────────────────────────────────────────
 
 export async function insertEvent(db: Db, values: Insertable<EventsTable>): Promise<number> {
@@ -464,42 +467,69 @@ export function exportTickets(db: Db, schoolId: number, eventId: number) {
     .execute();
 }
 
-export type ViewBookingRow = Awaited<ReturnType<typeof listBookings>>[number];
+export type ViewBookingRow = Awaited<ReturnType<typeof bookingsPage>>['rows'][number];
 
-/** Every booking of an event for its page: what the table shows, with the fewest joins (an evening has hundreds). */
-export function listBookings(db: Db, schoolId: number, eventId: number) {
-  return db
+/**
+ * A page of an event's bookings in time order (decision 035): the live ones, or all with the cancelled;
+ * those whose teacher, parent or student matches the search (part of the name, any case); and how many
+ * match in all, and how many of the event's are cancelled.
+ */
+export async function bookingsPage(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  options: { q: string; cancelled: boolean; limit: number; offset: number },
+) {
+  const ofEvent = db
     .selectFrom('bookings as b')
-    .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+    .where('b.school_id', '=', schoolId)
+    .where('b.event_id', '=', eventId);
+  const matching = ofEvent
     .leftJoin('users as t', 't.id', 'b.teacher_id')
     .leftJoin('users as p', 'p.id', 'b.parent_id')
     .leftJoin('users as c', 'c.id', 'b.student_id')
-    .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
-    .select([
-      'b.id',
-      'b.slot_id',
-      'sl.section_id',
-      'b.starts_at',
-      'b.ends_at',
-      'b.teacher_id',
-      sql<string | null>`${fullName('t')}`.as('teacher_name'),
-      'b.parent_id',
-      sql<string | null>`${fullName('p')}`.as('parent_name'),
-      'b.student_id',
-      sql<string | null>`${fullName('c')}`.as('student_name'),
-      'b.subject_id',
-      'sub.name as subject_name',
-      'b.guests',
-      'b.gown_size',
-      'b.status',
-      'b.created_at',
-      'b.confirmed_at',
-    ])
-    .where('b.school_id', '=', schoolId)
-    .where('b.event_id', '=', eventId)
-    .orderBy('b.starts_at')
-    .orderBy('b.id')
-    .execute();
+    .$if(!options.cancelled, (qb) => qb.where('b.status', '=', 'booked'))
+    .$if(options.q !== '', (qb) =>
+      qb.where(
+        sql<boolean>`lower(concat_ws(' ', ${fullName('t')}, ${fullName('p')}, ${fullName('c')})) like ${containing(options.q)}`,
+      ),
+    );
+  const [rows, count, cancelled] = await Promise.all([
+    matching
+      .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
+      .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
+      .select([
+        'b.id',
+        'b.slot_id',
+        'sl.section_id',
+        'b.starts_at',
+        'b.ends_at',
+        'b.teacher_id',
+        sql<string | null>`${fullName('t')}`.as('teacher_name'),
+        'b.parent_id',
+        sql<string | null>`${fullName('p')}`.as('parent_name'),
+        'b.student_id',
+        sql<string | null>`${fullName('c')}`.as('student_name'),
+        'b.subject_id',
+        'sub.name as subject_name',
+        'b.guests',
+        'b.gown_size',
+        'b.status',
+        'b.created_at',
+        'b.confirmed_at',
+      ])
+      .orderBy('b.starts_at')
+      .orderBy('b.id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ofEvent
+      .where('b.status', '=', 'cancelled')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n), cancelled: Number(cancelled.n) };
 }
 
 /** Live bookings on the given slots: what a section change would cancel. */
@@ -588,9 +618,6 @@ const familiesOfBooked = (schoolId: number, eventId: number) =>
       union select b.student_id from bookings b
         where b.school_id = ${schoolId} and b.event_id = ${eventId} and b.status = 'booked' and b.student_id is not null)
     select f.member from (${familyPairs(sql.table('booked'))}) f`;
-
-/** "%text%" for LIKE, in lower case. */
-const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
 
 /**
  * A page of an event's recipients by name (decision 035): those matching the search (part of the name or

@@ -1,5 +1,11 @@
 import { messageResponse } from '@parley/domain/auth';
 import {
+  eventBookingsPage,
+  eventBookingsQuery,
+  recipientsPage,
+  recipientsQuery,
+} from '@parley/domain/event-lists';
+import {
   addRecipientsQuery,
   addRecipientsRequest,
   bookingNotificationRequest,
@@ -29,7 +35,6 @@ import {
   updateSlotLocationRequest,
   userIdRequest,
 } from '@parley/domain/events';
-import { recipientsPage, recipientsQuery } from '@parley/domain/recipients';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
@@ -37,6 +42,7 @@ import { type Api, errorResponses } from '../../lib/api';
 import { requireSession, type Session, sessionOf } from '../../plugins/auth';
 import { createEvent } from './create-event.service';
 import { deleteEvent } from './delete-event.service';
+import { bookingsOfEvent } from './event-bookings.service';
 import { updateAllSlots, updateSlotLocation } from './event-slots.service';
 import { bookingsExport } from './export-bookings.service';
 import { listEvents } from './list-events.service';
@@ -206,6 +212,15 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
     '/events/recipients',
     { ...admin, schema: { tags, security, querystring: recipientsQuery, response: ok(recipientsPage) } },
     (request) => recipientsOfEvent(ctx, school(request), request.query),
+  );
+
+  api.get(
+    '/events/bookings',
+    {
+      ...admin,
+      schema: { tags, security, querystring: eventBookingsQuery, response: ok(eventBookingsPage) },
+    },
+    (request) => bookingsOfEvent(ctx, school(request), request.query),
   );
 
   api.post(

@@ -1,6 +1,6 @@
+import { RECIPIENTS_PAGE_SIZE, type RecipientsQuery } from '@parley/domain/event-lists';
 import { type AddRecipientsRequest, EVENT_TEXT } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
-import { RECIPIENTS_PAGE_SIZE, type RecipientsQuery } from '@parley/domain/recipients';
 import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { notFound, unprocessable } from '../../lib/http-error';

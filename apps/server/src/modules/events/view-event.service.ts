@@ -18,7 +18,8 @@ import { statusOf, toTypeItem } from './events.service';
 import { loadSchool, type School } from './sections.service';
 
 // An event as its admin page shows it (spec §4 Event): settings, sections with their teachers, the slot
-// grid, bookings, recipients and scanners; and "the current event" for the home's shortcut.
+// grid and scanners, and how many recipients and bookings (those lists come a page at a time: recipients
+// and event-bookings services); and "the current event" for the home's shortcut.
 
 /** Local "YYYY-MM-DDTHH:MM" of an instant, for a datetime-local input. */
 const localInput = (instant: Date | null, timeZone: string) => {
@@ -104,18 +105,17 @@ export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: 
   const eventId = await resolveEventId(ctx, schoolId, idOrCurrent);
   const event = await repo.findEvent(ctx.db, schoolId, eventId);
   if (!event) throw notFound(EVENT_TEXT.notFound);
-  const [school, sections, teachers, slots, bookings, recipientCount, scanners, types] = await Promise.all([
+  const [school, sections, teachers, slots, recipientCount, scanners, types] = await Promise.all([
     loadSchool(ctx.db, schoolId),
     repo.listSections(ctx.db, schoolId, eventId),
     repo.listSectionTeachers(ctx.db, schoolId, { eventId }),
     repo.listSlots(ctx.db, schoolId, eventId),
-    repo.listBookings(ctx.db, schoolId, eventId),
     repo.recipientCount(ctx.db, schoolId, eventId),
     repo.listScanners(ctx.db, schoolId, eventId),
     listEventTypes(ctx.db, schoolId),
   ]);
   return {
-    event: toDetail(ctx, school, event, { sections, teachers, slots, bookings, recipientCount, scanners }),
+    event: toDetail(ctx, school, event, { sections, teachers, slots, recipientCount, scanners }),
     eventTypes: types.map(toTypeItem),
   };
 }
@@ -128,7 +128,6 @@ function toDetail(
     sections: repo.SectionRow[];
     teachers: repo.SectionTeacherRow[];
     slots: repo.SlotRow[];
-    bookings: repo.ViewBookingRow[];
     recipientCount: number;
     scanners: Array<{ id: number; name: string; email: string }>;
   },
@@ -157,7 +156,6 @@ function toDetail(
     bookedCount: slotStats.get(section.id)?.booked ?? 0,
   }));
   const path = bookingPath(event.group_int, event.code);
-  const labelOf = perInstant((instant) => formatLocalDateTime(instant, tz));
   return {
     id: event.id,
     name: event.name,
@@ -186,27 +184,6 @@ function toDetail(
     sections,
     sectionTimeLabels: sections.map((section) => section.label),
     slots: slotGroups(event, parts.sections, parts.teachers, parts.slots, tz),
-    bookings: parts.bookings.map((booking) => ({
-      id: booking.id,
-      slotId: booking.slot_id,
-      sectionId: booking.section_id,
-      startsAt: booking.starts_at.toISOString(),
-      endsAt: booking.ends_at.toISOString(),
-      timeLabel: labelOf(booking.starts_at),
-      teacherId: booking.teacher_id,
-      teacherName: booking.teacher_name,
-      parentId: booking.parent_id,
-      parentName: booking.parent_name,
-      studentId: booking.student_id,
-      studentName: booking.student_name,
-      subjectId: booking.subject_id,
-      subjectName: booking.subject_name,
-      guests: booking.guests,
-      gownSize: booking.gown_size,
-      status: booking.status,
-      confirmed: booking.confirmed_at !== null,
-      createdAt: booking.created_at.toISOString(),
-    })),
     recipientCount: parts.recipientCount,
     canScanUserIds: parts.scanners.map((scanner) => scanner.id),
     scanners: parts.scanners,

@@ -1,6 +1,6 @@
 import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import type { EventDetail, RecipientItem } from '@parley/domain/events';
+import type { BookingItem, EventDetail, RecipientItem } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,15 @@ import {
   siteConfig,
   stubFetch,
 } from '../../test-support/screen-fixtures';
-import { eventDetail, graduation, recipient, recipients, recipientsAnswer } from './event-fixtures';
+import {
+  booking,
+  bookingsAnswer,
+  eventDetail,
+  graduation,
+  recipient,
+  recipients,
+  recipientsAnswer,
+} from './event-fixtures';
 
 // The admin's booking tools on /events/view/{id} (issue 5) through the real router, guard, providers and
 // API client; only fetch is faked.
@@ -24,6 +32,7 @@ let routes: Record<string, Handler>;
 let requests: RecordedRequest[];
 let current: EventDetail;
 let recipientList: RecipientItem[];
+let bookingList: BookingItem[];
 
 const ROW = 'Actions for Ann Day · Jo Day, Thu 12 Mar 2026, 16:10';
 
@@ -91,6 +100,7 @@ beforeEach(() => {
   requests = [];
   current = eventDetail();
   recipientList = recipients();
+  bookingList = [booking()];
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
   localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(adminUser));
   reloadSession();
@@ -98,6 +108,7 @@ beforeEach(() => {
     '/api/site/config': () => json(200, siteConfig),
     '/api/events/view': () => json(200, { event: current, eventTypes: [] }),
     '/api/events/recipients': (url) => json(200, recipientsAnswer(recipientList, url)),
+    '/api/events/bookings': (url) => json(200, bookingsAnswer(bookingList, url)),
     '/api/events/get-all-parents': () =>
       json(200, {
         items: [
@@ -212,14 +223,8 @@ describe('remove a booking', () => {
   });
 
   it('keeps cancelled bookings out of the way until asked, and offers no actions on them', async () => {
-    await openPage(
-      eventDetail({
-        bookings: [eventDetail().bookings[0] ?? ({} as never)].map((b) => ({
-          ...b,
-          status: 'cancelled' as const,
-        })),
-      }),
-    );
+    bookingList = [booking({ status: 'cancelled' })];
+    await openPage();
     const toggle = await screen.findByRole('button', { name: 'Show cancelled (1)' });
     expect(screen.queryByText('Cancelled')).toBeNull();
     fireEvent.click(toggle);
@@ -227,6 +232,42 @@ describe('remove a booking', () => {
     expect(screen.queryByRole('button', { name: ROW })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Hide cancelled' }));
     expect(screen.queryByText('Cancelled')).toBeNull();
+  });
+});
+
+describe('the bookings list', () => {
+  it('comes a page at a time, searched on the server; a search that matches nothing says so', async () => {
+    bookingList = Array.from({ length: 75 }, (_, index) =>
+      booking({ id: 2000 + index, parentName: `Pat Family${String(index).padStart(3, '0')}` }),
+    );
+    await openPage({ ...eventDetail(), bookingCountForEvent: 75 });
+    expect(await screen.findByText('1–50 of 75')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Bookings' });
+    expect(within(table).getByText('Pat Family000')).toBeTruthy();
+    // The recipients' pager is not shown (three recipients): this one is the bookings'.
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('51–75 of 75')).toBeTruthy();
+    expect(within(table).getByText('Pat Family050')).toBeTruthy();
+    expect(within(table).queryByText('Pat Family000')).toBeNull();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by name' }), {
+      target: { value: 'family06' },
+    });
+    await waitFor(() => expect(within(table).getAllByText(/Pat Family/)).toHaveLength(10));
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
+    expect(requests.map((request) => request.path)).toContain(
+      '/api/events/bookings?eventId=5&q=family06&cancelled=0&page=1',
+    );
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by name' }), {
+      target: { value: 'nobody' },
+    });
+    expect(await screen.findByText('No matching records found.')).toBeTruthy();
+  });
+
+  it('says "No bookings" when there are none', async () => {
+    bookingList = [];
+    await openPage({ ...eventDetail(), bookingCountForEvent: 0 });
+    expect(await screen.findByText('No bookings yet.')).toBeTruthy();
+    expect(screen.queryByRole('searchbox', { name: 'Search by name' })).toBeNull();
   });
 });
 

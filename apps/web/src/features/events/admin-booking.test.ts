@@ -17,7 +17,7 @@ import {
   subjectOptions,
   teacherOptions,
 } from './admin-booking';
-import { booking, eventDetail, graduation, recipients, slot } from './event-fixtures';
+import { booking, eventDetail, graduation, graduationBookings, recipients, slot } from './event-fixtures';
 
 const studies = [
   { subjectId: 2, subjectName: 'Maths', teacherId: 32, teacherName: 'Ms Green' },
@@ -56,7 +56,7 @@ describe('moveTargets: where a booking may move', () => {
 
   it('other kinds: any slot with a place left, across sections, with the places shown', () => {
     const event = graduation();
-    const targets = moveTargets(event, event.bookings[0] ?? booking());
+    const targets = moveTargets(event, graduationBookings()[0] ?? booking());
     expect(targets.map((target) => target.slotId)).toEqual([300]);
     expect(targets[0]?.label).toBe('18:00–20:00 · 1 place left');
   });

@@ -62,6 +62,8 @@ export const ADMIN_BOOKING_TEXT = {
     `Not booked yet (${families} ${families === 1 ? 'family' : 'families'})`,
   everyoneBooked: 'Everyone on the list has booked.',
   recipientsFailed: 'Could not load the recipients. Try again in a moment.',
+  bookingsFailed: 'Could not load the bookings. Try again in a moment.',
+  searchBookings: 'Search by name',
   pageRange: (from: number, to: number, total: number) =>
     `${from.toLocaleString('en-GB')}–${to.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`,
   previousPage: 'Previous page',

@@ -1,6 +1,12 @@
 import type { MessageResponse } from '@parley/domain/auth';
 import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/booking';
 import type {
+  EventBookingsPage,
+  EventBookingsQuery,
+  RecipientsPage,
+  RecipientsQuery,
+} from '@parley/domain/event-lists';
+import type {
   AddRecipientsRequest,
   EventConflict,
   EventListItem,
@@ -12,7 +18,6 @@ import type {
   SectionRequest,
 } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
-import type { RecipientsPage, RecipientsQuery } from '@parley/domain/recipients';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
@@ -78,6 +83,15 @@ export const recipientsQuery = (eventId: number, query: Omit<RecipientsQuery, 'e
     queryKey: ['events', 'view', eventId, 'recipients', query],
     queryFn: ({ signal }) =>
       api.get<RecipientsPage>('events/recipients', { query: { eventId, ...query }, signal }),
+    placeholderData: (previous) => previous,
+  });
+
+/** A page of the event's bookings, searched on the server (decision 035); kept under the event's key too. */
+export const eventBookingsQuery = (eventId: number, query: Omit<EventBookingsQuery, 'eventId'>) =>
+  queryOptions({
+    queryKey: ['events', 'view', eventId, 'bookings', query],
+    queryFn: ({ signal }) =>
+      api.get<EventBookingsPage>('events/bookings', { query: { eventId, ...query }, signal }),
     placeholderData: (previous) => previous,
   });
 

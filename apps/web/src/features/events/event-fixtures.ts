@@ -1,5 +1,10 @@
+import {
+  BOOKINGS_PAGE_SIZE,
+  type EventBookingsPage,
+  RECIPIENTS_PAGE_SIZE,
+  type RecipientsPage,
+} from '@parley/domain/event-lists';
 import type { BookingItem, EventDetail, RecipientItem, SlotGroup, SlotItem } from '@parley/domain/events';
-import { RECIPIENTS_PAGE_SIZE, type RecipientsPage } from '@parley/domain/recipients';
 
 // Test data for the event page's tests: a parent-teacher evening on Thu 12 Mar 2026 (Europe/London, so
 // the instants read as local times) with two teachers, one booking and three recipients.
@@ -81,6 +86,41 @@ export function recipientsAnswer(list: readonly RecipientItem[], url: URL): Reci
   };
 }
 
+/** events/bookings over a list, as the server answers it: live (or all), searched, a page of 50. */
+export function bookingsAnswer(list: readonly BookingItem[], url: URL): EventBookingsPage {
+  const q = (url.searchParams.get('q') ?? '').trim().toLowerCase();
+  const cancelled = url.searchParams.get('cancelled') === '1';
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const matching = list.filter(
+    (item) =>
+      (cancelled || item.status === 'booked') &&
+      [item.teacherName, item.parentName, item.studentName].join(' ').toLowerCase().includes(q),
+  );
+  return {
+    items: matching.slice((page - 1) * BOOKINGS_PAGE_SIZE, page * BOOKINGS_PAGE_SIZE),
+    total: matching.length,
+    page,
+    pageSize: BOOKINGS_PAGE_SIZE,
+    cancelledCount: list.filter((item) => item.status === 'cancelled').length,
+  };
+}
+
+/** The graduation's one booking: two guests and a gown. */
+export const graduationBookings = (): BookingItem[] => [
+  booking({
+    id: 910,
+    slotId: 301,
+    sectionId: 2,
+    teacherId: null,
+    teacherName: null,
+    subjectId: null,
+    subjectName: null,
+    guests: 2,
+    gownSize: 'M',
+    timeLabel: 'Thu 12 Mar 2026, 20:00',
+  }),
+];
+
 export const ptSlots = (): SlotGroup[] => [
   {
     sectionId: 1,
@@ -159,7 +199,6 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
     ],
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 16:40'],
     slots: ptSlots(),
-    bookings: [booking()],
     recipientCount: 3,
     canScanUserIds: [],
     scanners: [],
@@ -195,20 +234,6 @@ export function graduation(over: Partial<EventDetail> = {}): EventDetail {
           slot(301, '20:00', '22:00', { capacity: 200, bookedCount: 200 }),
         ],
       },
-    ],
-    bookings: [
-      booking({
-        id: 910,
-        slotId: 301,
-        sectionId: 2,
-        teacherId: null,
-        teacherName: null,
-        subjectId: null,
-        subjectName: null,
-        guests: 2,
-        gownSize: 'M',
-        timeLabel: 'Thu 12 Mar 2026, 20:00',
-      }),
     ],
     ...over,
   });

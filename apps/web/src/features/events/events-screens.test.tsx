@@ -179,7 +179,7 @@ describe('sections card: a section without slots says what it lacks (issue 36)',
   } as ReturnType<typeof eventDetail>['sections'][number];
 
   it('names the missing teachers of a parent-teacher section (the sample evening)', () => {
-    wrap(<SectionsCard event={eventDetail({ sections: [bare], slots: [], bookings: [] })} />);
+    wrap(<SectionsCard event={eventDetail({ sections: [bare], slots: [] })} />);
     expect(
       screen.getByText('No teachers in this section yet: edit it to choose the teachers taking part.'),
     ).toBeTruthy();
@@ -187,11 +187,7 @@ describe('sections card: a section without slots says what it lacks (issue 36)',
   });
 
   it('points at the times of a section of another kind', () => {
-    wrap(
-      <SectionsCard
-        event={eventDetail({ eventTypeGroupInt: 4, sections: [bare], slots: [], bookings: [] })}
-      />,
-    );
+    wrap(<SectionsCard event={eventDetail({ eventTypeGroupInt: 4, sections: [bare], slots: [] })} />);
     expect(screen.getByText('No slots in this section: check its times and the slot length.')).toBeTruthy();
   });
 });

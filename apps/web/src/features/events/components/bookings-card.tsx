@@ -1,6 +1,7 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import DownloadIcon from '@mui/icons-material/Download';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -15,13 +16,16 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { BookingItem, EventDetail } from '@parley/domain/events';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
+import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { serverMessage } from '../../../lib/api-client';
-import { EVENTS_TEXT } from '../../../lib/ui-text';
+import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import {
   bookingSummary,
   confirmedIdsOf,
@@ -30,9 +34,10 @@ import {
   isLive,
   ADMIN_BOOKING_TEXT as T,
 } from '../admin-booking';
-import { confirmBooking, downloadBookings, removeBooking } from '../api';
+import { confirmBooking, downloadBookings, eventBookingsQuery, removeBooking } from '../api';
 import { BookForFamilyDialog } from './book-for-family-dialog';
 import { BookingMenu, MoveBookingDialog, useBookingChange } from './booking-actions';
+import { Pager } from './pager';
 
 function StatusChips({ booking, confirmed }: { booking: BookingItem; confirmed: boolean }) {
   const live = isLive(booking);
@@ -155,8 +160,18 @@ export function BookingsCard({ event }: { event: EventDetail }) {
   const [confirmedHere, setConfirmedHere] = useState<ReadonlySet<number>>(() => new Set());
   // Cancelled bookings (moves leave one behind) stay out of the way unless asked for.
   const [showCancelled, setShowCancelled] = useState(false);
-  const cancelledCount = event.bookings.filter((item) => item.status === 'cancelled').length;
-  const shown = showCancelled ? event.bookings : event.bookings.filter((item) => item.status === 'booked');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  // A page at a time, searched on the server (decision 035): an evening of 600 teachers holds thousands
+  // of bookings, and the card shows fifty. The search waits for typing to pause.
+  const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useQuery(eventBookingsQuery(event.id, { q: search, cancelled: showCancelled ? 1 : 0, page }));
+  const shown = list.data?.items ?? [];
+  const cancelledCount = list.data?.cancelledCount ?? 0;
+  const filtered = search !== '';
+  // The last on a page removed: back to the last page there is.
+  if (list.data && !list.isPlaceholderData && list.data.items.length === 0 && page > 1)
+    setPage(Math.max(1, Math.ceil(list.data.total / list.data.pageSize)));
   const group = event.eventTypeGroupInt;
   const columns: Columns = {
     withTeacher: group === EVENT_GROUPS.parentTeacher,
@@ -218,15 +233,38 @@ export function BookingsCard({ event }: { event: EventDetail }) {
           <Button
             variant="text"
             aria-pressed={showCancelled}
-            onClick={() => setShowCancelled((value) => !value)}
+            onClick={() => {
+              setShowCancelled((value) => !value);
+              setPage(1);
+            }}
             sx={{ whiteSpace: 'nowrap' }}
           >
             {showCancelled ? T.hideCancelled : T.showCancelled(cancelledCount)}
           </Button>
         ) : null}
       </Stack>
-      {shown.length === 0 ? (
-        <Typography color="text.secondary">{EVENTS_TEXT.noBookings}</Typography>
+      {list.isError ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {T.bookingsFailed}
+        </Alert>
+      ) : null}
+      {event.bookingCountForEvent + cancelledCount > 8 ? (
+        <TextField
+          size="small"
+          type="search"
+          label={T.searchBookings}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setPage(1);
+          }}
+          sx={{ mb: 1, width: '100%', maxWidth: 360 }}
+        />
+      ) : null}
+      {!list.data ? null : list.data.total === 0 ? (
+        <Typography color="text.secondary">
+          {filtered ? LIST_TEXT.noMatches : EVENTS_TEXT.noBookings}
+        </Typography>
       ) : isMobile ? (
         <Stack component="ul" spacing={1} aria-label={EVENTS_TEXT.bookingsTitle} sx={{ p: 0, m: 0 }}>
           {shown.map((item) => (
@@ -273,6 +311,9 @@ export function BookingsCard({ event }: { event: EventDetail }) {
           </Table>
         </TableContainer>
       )}
+      {list.data && list.data.total > list.data.pageSize ? (
+        <Pager page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />
+      ) : null}
       <BookForFamilyDialog event={event} open={booking} onClose={() => setBooking(false)} />
       <MoveBookingDialog event={event} booking={moving} onClose={() => setMoving(null)} />
       <ConfirmDialog

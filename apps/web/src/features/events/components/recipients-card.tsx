@@ -48,6 +48,7 @@ import {
   removeRecipient,
   sendToOne,
 } from '../api';
+import { Pager } from './pager';
 
 type Pending = { body: AddRecipientsRequest; preview: RecipientsPreview };
 
@@ -189,26 +190,6 @@ function MessageOneMenu({ event, recipient }: { event: EventDetail; recipient: R
         <MenuItem onClick={() => void send('reminder')}>{EVENTS_TEXT.reminder}</MenuItem>
       </Menu>
     </>
-  );
-}
-
-/** "51–100 of 20,000" with the pages before and after (a long list comes a page at a time). */
-function Pager(props: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
-  const { page, pageSize, total, onPage } = props;
-  const from = (page - 1) * pageSize + 1;
-  const to = Math.min(page * pageSize, total);
-  return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end', mt: 1 }}>
-      <Typography variant="body2" color="text.secondary" aria-live="polite">
-        {ADMIN_BOOKING_TEXT.pageRange(from, to, total)}
-      </Typography>
-      <Button size="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {ADMIN_BOOKING_TEXT.previousPage}
-      </Button>
-      <Button size="small" disabled={to >= total} onClick={() => onPage(page + 1)}>
-        {ADMIN_BOOKING_TEXT.nextPage}
-      </Button>
-    </Stack>
   );
 }
 

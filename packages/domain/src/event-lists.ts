@@ -1,9 +1,9 @@
-import { recipientItem } from './events';
+import { bookingItem, recipientItem } from './events';
 import { idParam } from './fields';
 import { z } from './zod';
 
-// An event's recipients a page at a time (issue 39, decision 035): apart from events.ts, so that a page
-// that only shows an event does not carry these schemas.
+// An event's long lists, its recipients and its bookings, a page at a time (issue 39, decision 035): apart
+// from events.ts, so that a page that only shows an event does not carry these schemas.
 
 /** A long list comes a page at a time (decision 035): the page asked for, 1 first. */
 const pageParam = z.coerce.number().int().min(1).max(100_000).default(1);
@@ -32,3 +32,26 @@ export const recipientsPage = z.object({
   notBookedFamilies: z.number(),
 });
 export type RecipientsPage = z.infer<typeof recipientsPage>;
+
+/** Rows of the bookings list per page. */
+export const BOOKINGS_PAGE_SIZE = 50;
+/** events/bookings?eventId&q&cancelled&page: a page of the event's bookings, searched on the server. */
+export const eventBookingsQuery = z.strictObject({
+  eventId: idParam,
+  /** Part of the teacher's, parent's or student's name, any case. */
+  q: searchParam,
+  /** 1: the cancelled bookings too (a move leaves one behind). */
+  cancelled: z.coerce.number().int().min(0).max(1).default(0),
+  page: pageParam,
+});
+export type EventBookingsQuery = z.output<typeof eventBookingsQuery>;
+
+/** A page of bookings in time order, how many match, and how many of the event's are cancelled. */
+export const eventBookingsPage = z.object({
+  items: z.array(bookingItem),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  cancelledCount: z.number(),
+});
+export type EventBookingsPage = z.infer<typeof eventBookingsPage>;
