@@ -1,4 +1,4 @@
-import type { EventBookingsPage, RecipientsPage } from '@parley/domain/event-lists';
+import type { EventBookingsPage, RecipientCounts, RecipientsPage } from '@parley/domain/event-lists';
 import type { EventDetail, EventTypeItem } from '@parley/domain/events';
 import type { Db } from '../../src/db/database';
 import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
@@ -54,6 +54,14 @@ export async function recipientsOf(
   const params = new URLSearchParams({ eventId: String(eventId) });
   for (const [key, value] of Object.entries(query)) params.set(key, String(value));
   return expectStatus<RecipientsPage>(await http.get(`events/recipients?${params}`, token), 200);
+}
+
+/** The whole recipients list's counts (events/recipient-counts). */
+export async function recipientCountsOf(http: Api, token: string, eventId: number): Promise<RecipientCounts> {
+  return expectStatus<RecipientCounts>(
+    await http.get(`events/recipient-counts?eventId=${eventId}`, token),
+    200,
+  );
 }
 
 /** The event's bookings (events/bookings), the cancelled too: the first page unless asked. */

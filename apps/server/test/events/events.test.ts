@@ -95,7 +95,6 @@ describe('events/create', () => {
       bookingPath: `/book/ptevent/${event.code}`,
       bookingUrl: `http://parley.test/book/ptevent/${event.code}`,
       sections: [],
-      bookings: [],
       recipientCount: 0,
       canScanUserIds: [],
       bookingCountForEvent: 0,

@@ -9,7 +9,7 @@ import {
   quickMember,
 } from '../booking/booking-helpers';
 import { expectStatus, type Member } from '../directory/directory-helpers';
-import { recipientsOf } from '../events/events-helpers';
+import { recipientCountsOf, recipientsOf } from '../events/events-helpers';
 import { mailCount } from '../mailbox';
 import { createTestApp, type TestApp } from '../test-app';
 
@@ -41,10 +41,15 @@ describe('who has not booked: families', () => {
     expect(of(partner.id)?.familyId).toBe(of(e.parent.id)?.familyId);
     expect(of(e.otherParent.id)?.familyId).not.toBe(of(e.parent.id)?.familyId);
     // Counted as families: two people of one family booked, one family has not.
-    expect(list).toMatchObject({ total: 3, people: 3, bookedPeople: 2, notBookedFamilies: 1 });
+    expect(list.total).toBe(3);
+    expect(await recipientCountsOf(e.http, e.admin.token, e.eventId)).toEqual({
+      people: 3,
+      bookedPeople: 2,
+      notBookedFamilies: 1,
+    });
     const notBooked = await recipientsOf(e.http, e.admin.token, e.eventId, { notBooked: 1 });
     expect(notBooked.items.map((recipient) => recipient.id)).toEqual([e.otherParent.id]);
-    expect(notBooked).toMatchObject({ total: 1, people: 3, notBookedFamilies: 1 });
+    expect(notBooked.total).toBe(1);
   });
 
   it('reminds only the families that have not booked', async () => {

@@ -2,6 +2,8 @@ import { messageResponse } from '@parley/domain/auth';
 import {
   eventBookingsPage,
   eventBookingsQuery,
+  recipientCounts,
+  recipientCountsQuery,
   recipientsPage,
   recipientsQuery,
 } from '@parley/domain/event-lists';
@@ -46,7 +48,13 @@ import { bookingsOfEvent } from './event-bookings.service';
 import { updateAllSlots, updateSlotLocation } from './event-slots.service';
 import { bookingsExport } from './export-bookings.service';
 import { listEvents } from './list-events.service';
-import { addRecipients, allOfRole, recipientsOfEvent, removeRecipient } from './recipients.service';
+import {
+  addRecipients,
+  allOfRole,
+  recipientCountsOf,
+  recipientsOfEvent,
+  removeRecipient,
+} from './recipients.service';
 import { removeScanner, setScanners } from './scanners.service';
 import * as sections from './sections.service';
 import { toggleBookingNotifications, updateEvent } from './update-event.service';
@@ -212,6 +220,15 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
     '/events/recipients',
     { ...admin, schema: { tags, security, querystring: recipientsQuery, response: ok(recipientsPage) } },
     (request) => recipientsOfEvent(ctx, school(request), request.query),
+  );
+
+  api.get(
+    '/events/recipient-counts',
+    {
+      ...admin,
+      schema: { tags, security, querystring: recipientCountsQuery, response: ok(recipientCounts) },
+    },
+    (request) => recipientCountsOf(ctx, school(request), request.query.eventId),
   );
 
   api.get(

@@ -69,18 +69,15 @@ export async function allOfRole(ctx: AppContext, schoolId: number, role: 'parent
   return { items: await repo.peopleWithRoles(ctx.db, schoolId, [role], { activeOnly: true }) };
 }
 
-/** GET events/recipients: a page of the list, searched on the server, and the counts of the whole list. */
+/** GET events/recipients: a page of the list, searched on the server, and how many match. */
 export async function recipientsOfEvent(ctx: AppContext, schoolId: number, query: RecipientsQuery) {
   await requireEvent(ctx.db, schoolId, query.eventId);
-  const [page, counts] = await Promise.all([
-    repo.recipientsPage(ctx.db, schoolId, query.eventId, {
-      q: query.q,
-      notBooked: query.notBooked === 1,
-      limit: RECIPIENTS_PAGE_SIZE,
-      offset: (query.page - 1) * RECIPIENTS_PAGE_SIZE,
-    }),
-    repo.recipientCounts(ctx.db, schoolId, query.eventId),
-  ]);
+  const page = await repo.recipientsPage(ctx.db, schoolId, query.eventId, {
+    q: query.q,
+    notBooked: query.notBooked === 1,
+    limit: RECIPIENTS_PAGE_SIZE,
+    offset: (query.page - 1) * RECIPIENTS_PAGE_SIZE,
+  });
   return {
     items: page.rows.map((row) => ({
       id: row.id,
@@ -95,6 +92,11 @@ export async function recipientsOfEvent(ctx: AppContext, schoolId: number, query
     total: page.total,
     page: query.page,
     pageSize: RECIPIENTS_PAGE_SIZE,
-    ...counts,
   };
+}
+
+/** GET events/recipient-counts: the whole list's counts (people, booked, families not booked). */
+export async function recipientCountsOf(ctx: AppContext, schoolId: number, eventId: number) {
+  await requireEvent(ctx.db, schoolId, eventId);
+  return repo.recipientCounts(ctx.db, schoolId, eventId);
 }

@@ -21,6 +21,7 @@ import {
   eventDetail,
   graduation,
   recipient,
+  recipientCountsAnswer,
   recipients,
   recipientsAnswer,
 } from './event-fixtures';
@@ -108,6 +109,7 @@ beforeEach(() => {
     '/api/site/config': () => json(200, siteConfig),
     '/api/events/view': () => json(200, { event: current, eventTypes: [] }),
     '/api/events/recipients': (url) => json(200, recipientsAnswer(recipientList, url)),
+    '/api/events/recipient-counts': () => json(200, recipientCountsAnswer(recipientList)),
     '/api/events/bookings': (url) => json(200, bookingsAnswer(bookingList, url)),
     '/api/events/get-all-parents': () =>
       json(200, {

@@ -3,6 +3,7 @@ import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/boo
 import type {
   EventBookingsPage,
   EventBookingsQuery,
+  RecipientCounts,
   RecipientsPage,
   RecipientsQuery,
 } from '@parley/domain/event-lists';
@@ -84,6 +85,14 @@ export const recipientsQuery = (eventId: number, query: Omit<RecipientsQuery, 'e
     queryFn: ({ signal }) =>
       api.get<RecipientsPage>('events/recipients', { query: { eventId, ...query }, signal }),
     placeholderData: (previous) => previous,
+  });
+
+/** The recipients list's counts: once as the card opens, not with every page (they cost more than one). */
+export const recipientCountsQuery = (eventId: number) =>
+  queryOptions({
+    queryKey: ['events', 'view', eventId, 'recipient-counts'],
+    queryFn: ({ signal }) =>
+      api.get<RecipientCounts>('events/recipient-counts', { query: { eventId }, signal }),
   });
 
 /** A page of the event's bookings, searched on the server (decision 035); kept under the event's key too. */

@@ -2,6 +2,7 @@ import {
   BOOKINGS_PAGE_SIZE,
   type EventBookingsPage,
   RECIPIENTS_PAGE_SIZE,
+  type RecipientCounts,
   type RecipientsPage,
 } from '@parley/domain/event-lists';
 import type { BookingItem, EventDetail, RecipientItem, SlotGroup, SlotItem } from '@parley/domain/events';
@@ -80,11 +81,15 @@ export function recipientsAnswer(list: readonly RecipientItem[], url: URL): Reci
     total: matching.length,
     page,
     pageSize: RECIPIENTS_PAGE_SIZE,
-    people: list.length,
-    bookedPeople: list.filter((item) => item.booked).length,
-    notBookedFamilies: new Set(list.filter((item) => !item.booked).map((item) => item.familyId)).size,
   };
 }
+
+/** events/recipient-counts over a list. */
+export const recipientCountsAnswer = (list: readonly RecipientItem[]): RecipientCounts => ({
+  people: list.length,
+  bookedPeople: list.filter((item) => item.booked).length,
+  notBookedFamilies: new Set(list.filter((item) => !item.booked).map((item) => item.familyId)).size,
+});
 
 /** events/bookings over a list, as the server answers it: live (or all), searched, a page of 50. */
 export function bookingsAnswer(list: readonly BookingItem[], url: URL): EventBookingsPage {

@@ -44,6 +44,7 @@ import {
   allPeopleQuery,
   type PersonRef,
   type RecipientsPreview,
+  recipientCountsQuery,
   recipientsQuery,
   removeRecipient,
   sendToOne,
@@ -243,9 +244,10 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
   // families sends only what is shown. The search waits for typing to pause.
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const list = useQuery(recipientsQuery(event.id, { q: search, notBooked: notBookedOnly ? 1 : 0, page }));
+  const counts = useQuery(recipientCountsQuery(event.id));
   const shown = list.data?.items ?? [];
-  const people = list.data?.people ?? event.recipientCount;
-  const notBooked = list.data?.notBookedFamilies ?? 0;
+  const people = counts.data?.people ?? event.recipientCount;
+  const notBooked = counts.data?.notBookedFamilies ?? 0;
   const filtered = search !== '' || notBookedOnly;
   // The last on a page removed: back to the last page there is.
   if (list.data && !list.isPlaceholderData && list.data.items.length === 0 && page > 1)
@@ -255,7 +257,10 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
     <SectionCard
       title={`${EVENTS_TEXT.recipients} (${people})`}
       action={
-        <Chip size="small" label={`${list.data?.bookedPeople ?? 0} ${EVENTS_TEXT.hasBooked.toLowerCase()}`} />
+        <Chip
+          size="small"
+          label={`${counts.data?.bookedPeople ?? 0} ${EVENTS_TEXT.hasBooked.toLowerCase()}`}
+        />
       }
     >
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
@@ -287,7 +292,7 @@ export function RecipientsCard({ event }: { event: EventDetail }) {
           {EVENTS_TEXT.pickPeople}
         </Button>
       </Stack>
-      {list.isError ? (
+      {list.isError || counts.isError ? (
         <Alert severity="error" sx={{ mb: 2 }}>
           {ADMIN_BOOKING_TEXT.recipientsFailed}
         </Alert>
