@@ -1,9 +1,10 @@
-import { bookingItem, recipientItem } from './events';
-import { idParam } from './fields';
+import { bookingItem, recipientItem, slotGroup } from './events';
+import { idField, idParam } from './fields';
+import { VALIDATION } from './messages';
 import { z } from './zod';
 
-// An event's long lists, its recipients and its bookings, a page at a time (issue 39, decision 035): apart
-// from events.ts, so that a page that only shows an event does not carry these schemas.
+// An event's long lists, its recipients, bookings and slots, a page at a time (issue 39, decision 035):
+// apart from events.ts, so that a page that only shows an event does not carry these schemas.
 
 /** A long list comes a page at a time (decision 035): the page asked for, 1 first. */
 const pageParam = z.coerce.number().int().min(1).max(100_000).default(1);
@@ -64,3 +65,26 @@ export const eventBookingsPage = z.object({
   cancelledCount: z.number(),
 });
 export type EventBookingsPage = z.infer<typeof eventBookingsPage>;
+
+/** Teachers' columns of the slot grid asked for at once: a page of the grid, or the one a dialog needs. */
+export const SLOT_COLUMNS_MAX = 25;
+/**
+ * events/slots?eventId&sectionId&teacherIds: the slot grid's columns, of one section and of the teachers
+ * named (comma-separated ids; a parent-teacher evening's grid comes a few teachers at a time). Without
+ * teacherIds, every column: what a general or ticketed event has is one per section.
+ */
+export const eventSlotsQuery = z.strictObject({
+  eventId: idParam,
+  sectionId: idParam.optional(),
+  teacherIds: z
+    .string()
+    .max(SLOT_COLUMNS_MAX * 11)
+    .regex(/^\d{1,10}(,\d{1,10})*$/, VALIDATION.idInvalid)
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .pipe(z.array(idField).max(SLOT_COLUMNS_MAX))
+    .optional(),
+});
+export type EventSlotsQuery = z.output<typeof eventSlotsQuery>;
+
+export const eventSlotsAnswer = z.object({ items: z.array(slotGroup) });
+export type EventSlotsAnswer = z.infer<typeof eventSlotsAnswer>;

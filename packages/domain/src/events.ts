@@ -344,6 +344,8 @@ export const sectionDetail = sectionSummary.extend({
       name: z.string(),
       location: z.string().nullable(),
       unavailable: z.array(z.object({ start: z.string(), end: z.string() })),
+      /** Their slots in this section with a place left: who "Book for a family" can offer. */
+      freeSlots: z.number(),
     }),
   ),
   slotCount: z.number(),
@@ -431,7 +433,6 @@ export const eventDetail = z.object({
   gownOptions: z.array(z.object({ id: z.string(), name: z.string() })),
   sections: z.array(sectionDetail),
   sectionTimeLabels: z.array(z.string()),
-  slots: z.array(slotGroup),
   /** How many are on the recipients list; the list itself comes a page at a time (events/recipients). */
   recipientCount: z.number(),
   canScanUserIds: z.array(z.number()),

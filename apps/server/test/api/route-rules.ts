@@ -534,6 +534,10 @@ export const RULES: Record<string, Rule> = {
     expect: adminOnly(404),
     input: (a) => ({ query: { eventId: a.evening.id } }),
   },
+  'GET /api/events/slots': {
+    expect: adminOnly(404),
+    input: (a) => ({ query: { eventId: a.evening.id } }),
+  },
   'GET /api/events/bookings': {
     expect: adminOnly(404),
     input: (a) => ({ query: { eventId: a.evening.id, cancelled: 1 } }),

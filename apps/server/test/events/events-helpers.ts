@@ -1,5 +1,10 @@
-import type { EventBookingsPage, RecipientCounts, RecipientsPage } from '@parley/domain/event-lists';
-import type { EventDetail, EventTypeItem } from '@parley/domain/events';
+import type {
+  EventBookingsPage,
+  EventSlotsAnswer,
+  RecipientCounts,
+  RecipientsPage,
+} from '@parley/domain/event-lists';
+import type { EventDetail, EventTypeItem, SlotGroup } from '@parley/domain/events';
 import type { Db } from '../../src/db/database';
 import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
 import type { TestApp } from '../test-app';
@@ -40,8 +45,13 @@ export async function createEvent(http: Api, token: string, name: string, eventT
   return id;
 }
 
-export async function viewEvent(http: Api, token: string, id: number | 'current'): Promise<EventDetail> {
-  return expectStatus<{ event: EventDetail }>(await http.get(`events/view?id=${id}`, token), 200).event;
+/** An event as its page shows it, with its whole slot grid (which the page asks for a few columns at a time). */
+export type EventWithSlots = EventDetail & { slots: SlotGroup[] };
+
+export async function viewEvent(http: Api, token: string, id: number | 'current'): Promise<EventWithSlots> {
+  const { event } = expectStatus<{ event: EventDetail }>(await http.get(`events/view?id=${id}`, token), 200);
+  const grid = expectStatus<EventSlotsAnswer>(await http.get(`events/slots?eventId=${event.id}`, token), 200);
+  return { ...event, slots: grid.items };
 }
 
 /** A page of the event's recipients (events/recipients), the first unless asked. */

@@ -1,4 +1,5 @@
-import type { EventDetail } from '@parley/domain/events';
+import type { EventSlotsAnswer } from '@parley/domain/event-lists';
+import type { SlotGroup } from '@parley/domain/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, addPerson, api, expectStatus, type Person } from '../directory/directory-helpers';
 import { createTestApp, type TestApp } from '../test-app';
@@ -7,6 +8,7 @@ import {
   createEvent,
   createSection,
   type EventSchool,
+  type EventWithSlots,
   eventSchool,
   insertBooking,
   mailsTo,
@@ -47,9 +49,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const LONDON = 'Europe/London';
-const times = (group: EventDetail['slots'][number] | undefined) =>
-  group?.slots.map((slot) => slot.time) ?? [];
-const columnOf = (event: EventDetail, teacherId: number | null) =>
+const times = (group: SlotGroup | undefined) => group?.slots.map((slot) => slot.time) ?? [];
+const columnOf = (event: EventWithSlots, teacherId: number | null) =>
   event.slots.find((group) => group.teacherId === teacherId);
 
 async function ptEvent(options: Record<string, unknown> = {}) {
@@ -100,12 +101,13 @@ describe('parent-teacher sections', () => {
         location: 'Main hall',
         label: 'Thu 12 Mar 2026, 16:00 – 17:00',
         teachers: [
-          { teacherId: ada.id, name: 'Ada Alder', location: null, unavailable: [] },
+          { teacherId: ada.id, name: 'Ada Alder', location: null, unavailable: [], freeSlots: 4 },
           {
             teacherId: bob.id,
             name: 'Bob Birch',
             location: 'Room 12',
             unavailable: [{ start: '16:15', end: '16:30' }],
+            freeSlots: 3,
           },
         ],
         slotCount: 7,
@@ -113,6 +115,24 @@ describe('parent-teacher sections', () => {
       },
     ]);
     expect(event.sectionTimeLabels).toEqual(['Thu 12 Mar 2026, 16:00 – 17:00']);
+    // The grid a few columns at a time (events/slots): of one section and the teachers named.
+    const grid = async (query: string) =>
+      expectStatus<EventSlotsAnswer>(await http.get(`events/slots?eventId=${id}&${query}`, token), 200).items;
+    expect((await grid(`teacherIds=${bob.id}`)).map((group) => group.teacherName)).toEqual(['Bob Birch']);
+    expect(await grid(`sectionId=${created.id}&teacherIds=${bob.id},${ada.id},${bob.id}`)).toEqual(
+      event.slots,
+    );
+    expect(await grid(`sectionId=${created.id + 1000}`)).toEqual([]);
+    for (const query of [
+      'teacherIds=1;2',
+      'teacherIds=',
+      'teacherIds=0',
+      `teacherIds=${Array.from({ length: 26 }, (_, i) => i + 1).join(',')}`,
+    ])
+      expect(
+        JSON.stringify(expectStatus(await http.get(`events/slots?eventId=${id}&${query}`, token), 422)),
+        query,
+      ).toContain('teacherIds');
   });
 
   it('makes real-minute slots on the spring-forward day (the lost hour holds no slots)', async () => {

@@ -435,6 +435,7 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
           events.setSectionTeacherLocation(db, s.schoolId, o.sectionId, o.teachers[0]?.id ?? 0, 'Room 9'),
       },
       listSlots: { read: ({ db, s, o }) => events.listSlots(db, s.schoolId, o.eventId) },
+      slotCounts: { read: ({ db, s, o }) => events.slotCounts(db, s.schoolId, o.eventId) },
       lockSlots: { read: ({ db, s, o }) => events.lockSlots(db, s.schoolId, { eventId: o.eventId }) },
       deleteSlots: { write: ({ db, s, o }) => events.deleteSlots(db, s.schoolId, [o.freeSlotId]) },
       insertSlots: {

@@ -189,8 +189,9 @@ export type SectionTeacherRow = Awaited<ReturnType<typeof listSectionTeachers>>[
 export function listSectionTeachers(
   db: Db,
   schoolId: number,
-  where: { eventId?: number; sectionId?: number },
+  where: { eventId?: number; sectionId?: number | undefined; teacherIds?: number[] | undefined },
 ) {
+  const { teacherIds } = where;
   return db
     .selectFrom('section_teachers as st')
     .innerJoin('sections as s', 's.id', 'st.section_id')
@@ -199,6 +200,9 @@ export function listSectionTeachers(
     .where('st.school_id', '=', schoolId)
     .$if(where.eventId !== undefined, (qb) => qb.where('s.event_id', '=', where.eventId ?? 0))
     .$if(where.sectionId !== undefined, (qb) => qb.where('st.section_id', '=', where.sectionId ?? 0))
+    .$if(teacherIds !== undefined, (qb) =>
+      teacherIds?.length ? qb.where('st.teacher_id', 'in', teacherIds) : qb.where(sql<boolean>`false`),
+    )
     .orderBy('st.section_id')
     .orderBy(sql`lower(u.last_name)`)
     .orderBy(sql`lower(u.first_name)`)
@@ -286,7 +290,13 @@ type PackedSlot = [
  * An event's slots by section, teacher and time. An evening holds thousands: they come packed as one JSON
  * array per teacher column (a few dozen rows, not thousands), which is several times cheaper to read.
  */
-export async function listSlots(db: Db, schoolId: number, eventId: number): Promise<SlotRow[]> {
+export async function listSlots(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  only: { sectionId?: number | undefined; teacherIds?: number[] | undefined } = {},
+): Promise<SlotRow[]> {
+  const { sectionId, teacherIds } = only;
   const columns = await db
     .selectFrom('slots as sl')
     .select([
@@ -298,6 +308,10 @@ export async function listSlots(db: Db, schoolId: number, eventId: number): Prom
     ])
     .where('sl.school_id', '=', schoolId)
     .where('sl.event_id', '=', eventId)
+    .$if(sectionId !== undefined, (qb) => qb.where('sl.section_id', '=', sectionId ?? 0))
+    .$if(teacherIds !== undefined, (qb) =>
+      teacherIds?.length ? qb.where('sl.teacher_id', 'in', teacherIds) : qb.where(sql<boolean>`false`),
+    )
     .groupBy(['sl.section_id', 'sl.teacher_id'])
     .orderBy('sl.section_id')
     .orderBy('sl.teacher_id')
@@ -314,6 +328,26 @@ export async function listSlots(db: Db, schoolId: number, eventId: number): Prom
       location,
     })),
   );
+}
+
+/**
+ * Each column of an event's slot grid in three counts: its slots, the places booked, and its slots with a
+ * place left. The page's sections and teachers show these; the slots themselves come a column at a time.
+ */
+export function slotCounts(db: Db, schoolId: number, eventId: number) {
+  return db
+    .selectFrom('slots as sl')
+    .select([
+      'sl.section_id',
+      'sl.teacher_id',
+      sql<number>`count(*)::int`.as('slots'),
+      sql<number>`sum(sl.booked_count)::int`.as('booked'),
+      sql<number>`(count(*) filter (where sl.booked_count < sl.capacity))::int`.as('free'),
+    ])
+    .where('sl.school_id', '=', schoolId)
+    .where('sl.event_id', '=', eventId)
+    .groupBy(['sl.section_id', 'sl.teacher_id'])
+    .execute();
 }
 
 /**

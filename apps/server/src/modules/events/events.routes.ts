@@ -2,6 +2,8 @@ import { messageResponse } from '@parley/domain/auth';
 import {
   eventBookingsPage,
   eventBookingsQuery,
+  eventSlotsAnswer,
+  eventSlotsQuery,
   recipientCounts,
   recipientCountsQuery,
   recipientsPage,
@@ -58,7 +60,7 @@ import {
 import { removeScanner, setScanners } from './scanners.service';
 import * as sections from './sections.service';
 import { toggleBookingNotifications, updateEvent } from './update-event.service';
-import { currentEvent, viewEvent } from './view-event.service';
+import { currentEvent, slotsOfEvent, viewEvent } from './view-event.service';
 
 // Spec §7 Events. Every route is admin-only and scoped to the admin's school: another school's event,
 // section, slot or person answers 404 exactly like a missing one.
@@ -229,6 +231,12 @@ export function eventRoutes(api: Api, ctx: AppContext): void {
       schema: { tags, security, querystring: recipientCountsQuery, response: ok(recipientCounts) },
     },
     (request) => recipientCountsOf(ctx, school(request), request.query.eventId),
+  );
+
+  api.get(
+    '/events/slots',
+    { ...admin, schema: { tags, security, querystring: eventSlotsQuery, response: ok(eventSlotsAnswer) } },
+    (request) => slotsOfEvent(ctx, school(request), request.query),
   );
 
   api.get(

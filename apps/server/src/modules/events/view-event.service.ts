@@ -1,4 +1,5 @@
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
+import type { EventSlotsQuery } from '@parley/domain/event-lists';
 import {
   bookingPath,
   EVENT_STATUS_LABELS,
@@ -17,9 +18,9 @@ import * as repo from './events.repository';
 import { statusOf, toTypeItem } from './events.service';
 import { loadSchool, type School } from './sections.service';
 
-// An event as its admin page shows it (spec §4 Event): settings, sections with their teachers, the slot
-// grid and scanners, and how many recipients and bookings (those lists come a page at a time: recipients
-// and event-bookings services); and "the current event" for the home's shortcut.
+// An event as its admin page shows it (spec §4 Event): settings, sections with their teachers and counts,
+// scanners, and how many recipients and bookings; the slot grid a few columns at a time (the recipients and
+// bookings are paged by their own services); and "the current event" for the home's shortcut.
 
 /** Local "YYYY-MM-DDTHH:MM" of an instant, for a datetime-local input. */
 const localInput = (instant: Date | null, timeZone: string) => {
@@ -105,19 +106,37 @@ export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: 
   const eventId = await resolveEventId(ctx, schoolId, idOrCurrent);
   const event = await repo.findEvent(ctx.db, schoolId, eventId);
   if (!event) throw notFound(EVENT_TEXT.notFound);
-  const [school, sections, teachers, slots, recipientCount, scanners, types] = await Promise.all([
+  const [school, sections, teachers, counts, recipientCount, scanners, types] = await Promise.all([
     loadSchool(ctx.db, schoolId),
     repo.listSections(ctx.db, schoolId, eventId),
     repo.listSectionTeachers(ctx.db, schoolId, { eventId }),
-    repo.listSlots(ctx.db, schoolId, eventId),
+    repo.slotCounts(ctx.db, schoolId, eventId),
     repo.recipientCount(ctx.db, schoolId, eventId),
     repo.listScanners(ctx.db, schoolId, eventId),
     listEventTypes(ctx.db, schoolId),
   ]);
   return {
-    event: toDetail(ctx, school, event, { sections, teachers, slots, recipientCount, scanners }),
+    event: toDetail(ctx, school, event, { sections, teachers, counts, recipientCount, scanners }),
     eventTypes: types.map(toTypeItem),
   };
+}
+
+/**
+ * GET events/slots: columns of the event's slot grid, of one section and of the teachers named (decision
+ * 035). An evening of 600 teachers holds some 20,000 slots; the page asks for the few columns it shows.
+ */
+export async function slotsOfEvent(ctx: AppContext, schoolId: number, query: EventSlotsQuery) {
+  const event = await repo.findEvent(ctx.db, schoolId, query.eventId);
+  if (!event) throw notFound(EVENT_TEXT.notFound);
+  const only = { sectionId: query.sectionId, teacherIds: query.teacherIds };
+  const [school, sections, teachers, slots] = await Promise.all([
+    loadSchool(ctx.db, schoolId),
+    repo.listSections(ctx.db, schoolId, query.eventId),
+    repo.listSectionTeachers(ctx.db, schoolId, { eventId: query.eventId, ...only }),
+    repo.listSlots(ctx.db, schoolId, query.eventId, only),
+  ]);
+  const shown = sections.filter((section) => query.sectionId === undefined || section.id === query.sectionId);
+  return { items: slotGroups(event, shown, teachers, slots, school.timezone) };
 }
 
 function toDetail(
@@ -127,7 +146,7 @@ function toDetail(
   parts: {
     sections: repo.SectionRow[];
     teachers: repo.SectionTeacherRow[];
-    slots: repo.SlotRow[];
+    counts: Awaited<ReturnType<typeof repo.slotCounts>>;
     recipientCount: number;
     scanners: Array<{ id: number; name: string; email: string }>;
   },
@@ -135,12 +154,14 @@ function toDetail(
   const tz = school.timezone;
   const now = new Date();
   const status = statusOf(event.status);
-  const slotStats = new Map<number, { slots: number; booked: number }>();
-  for (const slot of parts.slots) {
-    const stats = slotStats.get(slot.section_id) ?? { slots: 0, booked: 0 };
-    stats.slots += 1;
-    stats.booked += slot.booked_count;
-    slotStats.set(slot.section_id, stats);
+  const sectionStats = new Map<number, { slots: number; booked: number }>();
+  const freeOf = new Map<string, number>();
+  for (const column of parts.counts) {
+    const stats = sectionStats.get(column.section_id) ?? { slots: 0, booked: 0 };
+    stats.slots += column.slots;
+    stats.booked += column.booked;
+    sectionStats.set(column.section_id, stats);
+    freeOf.set(`${column.section_id}/${column.teacher_id}`, column.free);
   }
   const sections = parts.sections.map((section) => ({
     ...toSectionSummary(section, tz),
@@ -151,9 +172,10 @@ function toDetail(
         name: teacher.name,
         location: teacher.location,
         unavailable: teacher.unavailable,
+        freeSlots: freeOf.get(`${section.id}/${teacher.teacher_id}`) ?? 0,
       })),
-    slotCount: slotStats.get(section.id)?.slots ?? 0,
-    bookedCount: slotStats.get(section.id)?.booked ?? 0,
+    slotCount: sectionStats.get(section.id)?.slots ?? 0,
+    bookedCount: sectionStats.get(section.id)?.booked ?? 0,
   }));
   const path = bookingPath(event.group_int, event.code);
   return {
@@ -183,7 +205,6 @@ function toDetail(
     bookingNotifications: event.booking_notifications,
     sections,
     sectionTimeLabels: sections.map((section) => section.label),
-    slots: slotGroups(event, parts.sections, parts.teachers, parts.slots, tz),
     recipientCount: parts.recipientCount,
     canScanUserIds: parts.scanners.map((scanner) => scanner.id),
     scanners: parts.scanners,

@@ -1,6 +1,6 @@
 import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
-import type { BookingItem, EventDetail, RecipientItem } from '@parley/domain/events';
+import type { BookingItem, EventDetail, RecipientItem, SlotGroup } from '@parley/domain/events';
 import type { PersonDetail } from '@parley/domain/people';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,10 +20,13 @@ import {
   bookingsAnswer,
   eventDetail,
   graduation,
+  graduationSlots,
+  ptSlots,
   recipient,
   recipientCountsAnswer,
   recipients,
   recipientsAnswer,
+  slotsAnswer,
 } from './event-fixtures';
 
 // The admin's booking tools on /events/view/{id} (issue 5) through the real router, guard, providers and
@@ -34,6 +37,7 @@ let requests: RecordedRequest[];
 let current: EventDetail;
 let recipientList: RecipientItem[];
 let bookingList: BookingItem[];
+let slotList: SlotGroup[];
 
 const ROW = 'Actions for Ann Day · Jo Day, Thu 12 Mar 2026, 16:10';
 
@@ -102,6 +106,7 @@ beforeEach(() => {
   current = eventDetail();
   recipientList = recipients();
   bookingList = [booking()];
+  slotList = ptSlots();
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
   localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify(adminUser));
   reloadSession();
@@ -111,6 +116,7 @@ beforeEach(() => {
     '/api/events/recipients': (url) => json(200, recipientsAnswer(recipientList, url)),
     '/api/events/recipient-counts': () => json(200, recipientCountsAnswer(recipientList)),
     '/api/events/bookings': (url) => json(200, bookingsAnswer(bookingList, url)),
+    '/api/events/slots': (url) => json(200, slotsAnswer(slotList, url)),
     '/api/events/get-all-parents': () =>
       json(200, {
         items: [
@@ -142,7 +148,9 @@ describe('move a booking', () => {
     fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Move' }));
     const dialog = await screen.findByRole('dialog', { name: 'Move booking' });
     expect(within(dialog).getByText('Now: Thu 12 Mar 2026, 16:10 with Mr Brown')).toBeTruthy();
-    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /New time/ }));
+    // The teacher's column is asked for as the dialog opens, and only his (decision 035).
+    fireEvent.mouseDown(await within(dialog).findByRole('combobox', { name: /New time/ }));
+    expect(requests.map((request) => request.path)).toContain('/api/events/slots?eventId=5&teacherIds=31');
     const options = within(screen.getByRole('listbox')).getAllByRole('option');
     // Mr Brown's 16:00 and 16:30 only: not his booked 16:10/16:20, not Ms Green's column.
     expect(options.map((option) => option.textContent)).toEqual(['16:00–16:10', '16:30–16:40']);
@@ -166,6 +174,7 @@ describe('move a booking', () => {
     await openPage();
     fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Move' }));
     const dialog = await screen.findByRole('dialog', { name: 'Move booking' });
+    await within(dialog).findByRole('combobox', { name: /New time/ });
     choose(dialog, /New time/, '16:00–16:10');
     const before = viewCalls();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Move' }));
@@ -325,6 +334,13 @@ describe('book for a family', () => {
       ).toEqual(['Ms Green — Science', 'Mr Brown']);
     });
     fireEvent.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'Ms Green — Science' }));
+    // Her column is asked for once she is chosen (decision 035).
+    await waitFor(() =>
+      expect(
+        within(dialog).getByRole('combobox', { name: /^Time/ }).getAttribute('aria-disabled'),
+      ).toBeNull(),
+    );
+    expect(requests.map((request) => request.path)).toContain('/api/events/slots?eventId=5&teacherIds=32');
     choose(dialog, /^Time/, '16:10–16:20');
     choose(dialog, /Subject/, 'Science');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Book' }));
@@ -340,6 +356,7 @@ describe('book for a family', () => {
   it('graduation: a student, a slot with places, guests and gown; a 409 stays open in red', async () => {
     routes['/api/events/update-slot-by-admin'] = () =>
       json(409, { message: 'That time overlaps another appointment for you or your child.' });
+    slotList = graduationSlots();
     await openPage(graduation());
     fireEvent.click(screen.getByRole('button', { name: 'Book for a family' }));
     const dialog = await screen.findByRole('dialog', { name: 'Book for a family' });

@@ -17,7 +17,19 @@ import {
   subjectOptions,
   teacherOptions,
 } from './admin-booking';
-import { booking, eventDetail, graduation, graduationBookings, recipients, slot } from './event-fixtures';
+import {
+  booking,
+  eventDetail,
+  graduation,
+  graduationBookings,
+  graduationSlots,
+  ptSlots,
+  recipients,
+  slot,
+} from './event-fixtures';
+
+/** An event with the grid's columns a dialog has asked for (events/slots). */
+const withSlots = (event = eventDetail(), slots = ptSlots()) => ({ ...event, slots });
 
 const studies = [
   { subjectId: 2, subjectName: 'Maths', teacherId: 32, teacherName: 'Ms Green' },
@@ -26,7 +38,7 @@ const studies = [
 
 describe('moveTargets: where a booking may move', () => {
   it('parent-teacher: only the same teacher’s free slots, the booked and the current one left out', () => {
-    const event = eventDetail();
+    const event = withSlots();
     const targets = moveTargets(event, booking({ slotId: 101, teacherId: 31 }));
     expect(targets.map((target) => target.slotId)).toEqual([100, 103]);
     // All on one date: the date is shown once beside the list, not in every choice.
@@ -36,7 +48,7 @@ describe('moveTargets: where a booking may move', () => {
   });
 
   it('parent-teacher: the same teacher on another date is offered too, in time order', () => {
-    const event = eventDetail();
+    const event = withSlots();
     event.slots.push({
       sectionId: 9,
       teacherId: 31,
@@ -55,14 +67,14 @@ describe('moveTargets: where a booking may move', () => {
   });
 
   it('other kinds: any slot with a place left, across sections, with the places shown', () => {
-    const event = graduation();
+    const event = withSlots(graduation(), graduationSlots());
     const targets = moveTargets(event, graduationBookings()[0] ?? booking());
     expect(targets.map((target) => target.slotId)).toEqual([300]);
     expect(targets[0]?.label).toBe('18:00–20:00 · 1 place left');
   });
 
   it('offers nothing for a cancelled booking or a parent-teacher booking without a teacher', () => {
-    const event = eventDetail();
+    const event = withSlots();
     expect(moveTargets(event, booking({ status: 'cancelled' }))).toEqual([]);
     expect(moveTargets(event, booking({ teacherId: null }))).toEqual([]);
   });
@@ -147,7 +159,8 @@ describe('teacher and subject choices', () => {
 
   it('leaves out a teacher whose slots are all booked', () => {
     const event = eventDetail();
-    for (const item of event.slots[1]?.slots ?? []) item.bookedCount = 1;
+    const green = event.sections[0]?.teachers[1];
+    if (green) green.freeSlots = 0;
     expect(teacherOptions(event).map((teacher) => teacher.teacherId)).toEqual([31]);
   });
 
@@ -161,7 +174,7 @@ describe('teacher and subject choices', () => {
   });
 
   it('freeSlots of one teacher', () => {
-    expect(freeSlots(eventDetail(), { teacherId: 32 }).map((item) => item.slotId)).toEqual([200, 201]);
+    expect(freeSlots(withSlots(), { teacherId: 32 }).map((item) => item.slotId)).toEqual([200, 201]);
   });
 });
 

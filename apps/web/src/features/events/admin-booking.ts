@@ -63,6 +63,7 @@ export const ADMIN_BOOKING_TEXT = {
   everyoneBooked: 'Everyone on the list has booked.',
   recipientsFailed: 'Could not load the recipients. Try again in a moment.',
   bookingsFailed: 'Could not load the bookings. Try again in a moment.',
+  findingTimes: 'Finding the free times…',
   searchBookings: 'Search by name',
   pageRange: (from: number, to: number, total: number) =>
     `${from.toLocaleString('en-GB')}–${to.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`,
@@ -101,7 +102,8 @@ export type SlotOption = {
   free: number;
 };
 
-type SlotEvent = Pick<EventDetail, 'slots' | 'timeZone'>;
+/** The slot grid's columns a choice is made from (events/slots), in the event's zone. */
+export type SlotEvent = { slots: SlotGroup[]; timeZone: string };
 
 const placesLeft = (slot: SlotItem) => Math.max(0, slot.capacity - slot.bookedCount);
 
@@ -247,19 +249,20 @@ export type TeacherOption = { teacherId: number; name: string; hint: string | nu
  * The teachers of a parent-teacher evening with a free slot: the child's own teachers first (with the
  * subject they teach the child as a hint), then the others by name.
  */
-export function teacherOptions(event: SlotEvent, studies: PersonDetail['studies'] = []): TeacherOption[] {
+export function teacherOptions(
+  event: Pick<EventDetail, 'sections'>,
+  studies: PersonDetail['studies'] = [],
+): TeacherOption[] {
   const teachers = new Map<number, TeacherOption>();
-  for (const group of event.slots) {
-    if (group.teacherId === null) continue;
-    const free = group.slots.reduce((sum, slot) => sum + (placesLeft(slot) > 0 ? 1 : 0), 0);
-    const known = teachers.get(group.teacherId);
-    if (known) known.free += free;
+  for (const teacher of event.sections.flatMap((section) => section.teachers)) {
+    const known = teachers.get(teacher.teacherId);
+    if (known) known.free += teacher.freeSlots;
     else
-      teachers.set(group.teacherId, {
-        teacherId: group.teacherId,
-        name: group.teacherName ?? '',
+      teachers.set(teacher.teacherId, {
+        teacherId: teacher.teacherId,
+        name: teacher.name,
         hint: null,
-        free,
+        free: teacher.freeSlots,
       });
   }
   for (const study of studies) {

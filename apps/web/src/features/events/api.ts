@@ -3,6 +3,7 @@ import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/boo
 import type {
   EventBookingsPage,
   EventBookingsQuery,
+  EventSlotsAnswer,
   RecipientCounts,
   RecipientsPage,
   RecipientsQuery,
@@ -85,6 +86,24 @@ export const recipientsQuery = (eventId: number, query: Omit<RecipientsQuery, 'e
     queryFn: ({ signal }) =>
       api.get<RecipientsPage>('events/recipients', { query: { eventId, ...query }, signal }),
     placeholderData: (previous) => previous,
+  });
+
+/**
+ * Columns of the slot grid (decision 035): of one section and the teachers named, or every column (a
+ * general event has one a section). Under the event's key, so a change to the event reloads them.
+ */
+export const eventSlotsQuery = (eventId: number, only: { sectionId?: number; teacherIds?: number[] }) =>
+  queryOptions({
+    queryKey: ['events', 'view', eventId, 'slots', only],
+    queryFn: ({ signal }) =>
+      api.get<EventSlotsAnswer>('events/slots', {
+        query: {
+          eventId,
+          ...(only.sectionId !== undefined && { sectionId: only.sectionId }),
+          ...(only.teacherIds !== undefined && { teacherIds: only.teacherIds.join(',') }),
+        },
+        signal,
+      }),
   });
 
 /** The recipients list's counts: once as the card opens, not with every page (they cost more than one). */

@@ -148,6 +148,34 @@ export const ptSlots = (): SlotGroup[] => [
   },
 ];
 
+/** The graduation's one column: two slots of 200 places, one with a place left. */
+export const graduationSlots = (): SlotGroup[] => [
+  {
+    sectionId: 2,
+    teacherId: null,
+    teacherName: null,
+    location: 'Hall',
+    slots: [
+      slot(300, '18:00', '20:00', { capacity: 200, bookedCount: 199 }),
+      slot(301, '20:00', '22:00', { capacity: 200, bookedCount: 200 }),
+    ],
+  },
+];
+
+/** events/slots over an event's columns, as the server answers it: of the section and teachers asked. */
+export function slotsAnswer(groups: readonly SlotGroup[], url: URL): { items: SlotGroup[] } {
+  const sectionId = url.searchParams.get('sectionId');
+  const teacherIds = url.searchParams.get('teacherIds');
+  const teachers = teacherIds === null ? null : new Set(teacherIds.split(',').map(Number));
+  return {
+    items: groups.filter(
+      (group) =>
+        (sectionId === null || group.sectionId === Number(sectionId)) &&
+        (teachers === null || (group.teacherId !== null && teachers.has(group.teacherId))),
+    ),
+  };
+}
+
 export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
   return {
     id: 5,
@@ -195,15 +223,14 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
         location: null,
         label: 'Thu 12 Mar 2026, 16:00 – 16:40',
         teachers: [
-          { teacherId: 31, name: 'Mr Brown', location: 'Room 4', unavailable: [] },
-          { teacherId: 32, name: 'Ms Green', location: 'Room 5', unavailable: [] },
+          { teacherId: 31, name: 'Mr Brown', location: 'Room 4', unavailable: [], freeSlots: 2 },
+          { teacherId: 32, name: 'Ms Green', location: 'Room 5', unavailable: [], freeSlots: 2 },
         ],
         slotCount: 6,
         bookedCount: 2,
       },
     ],
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 16:40'],
-    slots: ptSlots(),
     recipientCount: 3,
     canScanUserIds: [],
     scanners: [],
@@ -228,18 +255,22 @@ export function graduation(over: Partial<EventDetail> = {}): EventDetail {
       { id: 'S', name: 'S' },
       { id: 'M', name: 'M' },
     ],
-    slots: [
+    sections: [
       {
-        sectionId: 2,
-        teacherId: null,
-        teacherName: null,
+        id: 2,
+        date: '2026-03-12',
+        start: '18:00',
+        end: '22:00',
+        startsAt: at('18:00'),
+        endsAt: at('22:00'),
         location: 'Hall',
-        slots: [
-          slot(300, '18:00', '20:00', { capacity: 200, bookedCount: 199 }),
-          slot(301, '20:00', '22:00', { capacity: 200, bookedCount: 200 }),
-        ],
+        label: 'Thu 12 Mar 2026, 18:00 – 22:00',
+        teachers: [],
+        slotCount: 2,
+        bookedCount: 399,
       },
     ],
+    sectionTimeLabels: ['Thu 12 Mar 2026, 18:00 – 22:00'],
     ...over,
   });
 }

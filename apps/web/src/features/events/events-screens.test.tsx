@@ -1,7 +1,7 @@
-import { EVENT_TEXT, type EventTypeItem } from '@parley/domain/events';
+import { EVENT_TEXT, type EventTypeItem, type SectionDetail } from '@parley/domain/events';
 import { VALIDATION } from '@parley/domain/messages';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ import { DisabledNotice, disabledNoticeFor } from './components/event-details-ca
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
 import { SectionDialog } from './components/section-dialog';
 import { SectionsCard } from './components/sections-card';
-import { eventDetail } from './event-fixtures';
+import { eventDetail, slot, slotsAnswer } from './event-fixtures';
 import { eventFormSchema } from './event-form';
 
 const TYPES: EventTypeItem[] = [
@@ -179,7 +179,7 @@ describe('sections card: a section without slots says what it lacks (issue 36)',
   } as ReturnType<typeof eventDetail>['sections'][number];
 
   it('names the missing teachers of a parent-teacher section (the sample evening)', () => {
-    wrap(<SectionsCard event={eventDetail({ sections: [bare], slots: [] })} />);
+    wrap(<SectionsCard event={eventDetail({ sections: [bare] })} />);
     expect(
       screen.getByText('No teachers in this section yet: edit it to choose the teachers taking part.'),
     ).toBeTruthy();
@@ -187,7 +187,55 @@ describe('sections card: a section without slots says what it lacks (issue 36)',
   });
 
   it('points at the times of a section of another kind', () => {
-    wrap(<SectionsCard event={eventDetail({ eventTypeGroupInt: 4, sections: [bare], slots: [] })} />);
+    wrap(<SectionsCard event={eventDetail({ eventTypeGroupInt: 4, sections: [bare] })} />);
     expect(screen.getByText('No slots in this section: check its times and the slot length.')).toBeTruthy();
+  });
+});
+
+describe('sections card: the slot grid a few teachers at a time (decision 035)', () => {
+  const names = ['Ann', 'Bea', 'Cy', 'Dan', 'Eve', 'Fin', 'Gil', 'Hal', 'Ida', 'Jay'];
+  const teachers = names.map((name, index) => ({
+    teacherId: 100 + index,
+    name: `${name} Teach`,
+    location: null,
+    unavailable: [],
+    freeSlots: 1,
+  }));
+  const columns = teachers.map((teacher) => ({
+    sectionId: 1,
+    teacherId: teacher.teacherId,
+    teacherName: teacher.name,
+    location: null,
+    slots: [slot(teacher.teacherId * 10, '16:00', '16:10')],
+  }));
+
+  it('asks for the columns of the teachers shown, pages through them and finds a teacher by name', async () => {
+    const requests: RecordedRequest[] = [];
+    stubFetch(
+      (path) => (path === '/api/events/slots' ? (url) => json(200, slotsAnswer(columns, url)) : undefined),
+      () => requests,
+    );
+    const section = { ...eventDetail().sections[0], teachers, slotCount: 10 } as SectionDetail;
+    wrap(<SectionsCard event={eventDetail({ sections: [section] })} />);
+    expect(await screen.findByText('1–8 of 10')).toBeTruthy();
+    const grid = await screen.findByRole('table', { name: /^Slots: / });
+    expect(await within(grid).findByText('Ann Teach')).toBeTruthy();
+    expect(within(grid).queryByText('Ida Teach')).toBeNull();
+    expect(requests.map((request) => request.path)).toContain(
+      `/api/events/slots?eventId=5&sectionId=1&teacherIds=${teachers
+        .slice(0, 8)
+        .map((teacher) => teacher.teacherId)
+        .join('%2C')}`,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await within(grid).findByText('Ida Teach')).toBeTruthy();
+    expect(within(grid).queryByText('Ann Teach')).toBeNull();
+    expect(screen.getByText('9–10 of 10')).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Find a teacher' }), { target: { value: 'eve' } });
+    await waitFor(() => expect(within(grid).getByText('Eve Teach')).toBeTruthy());
+    expect(within(grid).queryByText('Ida Teach')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Find a teacher' }), { target: { value: 'zed' } });
+    expect(await screen.findByText('No matching records found.')).toBeTruthy();
   });
 });

@@ -36,6 +36,7 @@ import {
 } from '../admin-booking';
 import { allPeopleQuery, familyPersonQuery, recipientsQuery, updateSlotByAdmin } from '../api';
 import { useBookingChange } from './booking-actions';
+import { useSlotColumns } from './use-slot-columns';
 
 /** Checked with familyBookingRequest: the form says what the request would lack. */
 function familyResolver(event: EventDetail): Resolver<FamilyBookingValues> {
@@ -127,15 +128,18 @@ export function BookForFamilyDialog({
   const children = parent.data?.children ?? [];
   const studies = child.data?.studies;
   const teachers = useMemo(() => teacherOptions(event, studies), [event, studies]);
+  // The chosen teacher's column (or a general event's columns), asked for when needed (decision 035).
+  const columns = useSlotColumns(event, teacherId ? Number(teacherId) : null, open);
   const slots = useMemo(
     () =>
       parentTeacher
         ? teacherId
-          ? freeSlots(event, { teacherId: Number(teacherId) })
+          ? freeSlots(columns, { teacherId: Number(teacherId) })
           : []
-        : freeSlots(event),
-    [event, parentTeacher, teacherId],
+        : freeSlots(columns),
+    [columns, parentTeacher, teacherId],
   );
+  const findingTimes = columns.loading && (!parentTeacher || teacherId !== '');
   const subjects = useMemo(
     () => subjectOptions(studies, teacherId ? Number(teacherId) : null),
     [studies, teacherId],
@@ -313,7 +317,11 @@ export function BookForFamilyDialog({
                   error={Boolean(errors.slotId)}
                   helperText={
                     errors.slotId?.message ??
-                    (!parentTeacher && slots.length === 0 ? T.noFreeSlots : sharedDate(slots))
+                    (findingTimes
+                      ? T.findingTimes
+                      : !parentTeacher && slots.length === 0
+                        ? T.noFreeSlots
+                        : sharedDate(slots))
                   }
                 >
                   {slots.map((slot) => (

@@ -26,6 +26,7 @@ import { queryClient } from '../../../lib/query-client';
 import { LIST_TEXT } from '../../../lib/ui-text';
 import { familyLabel, moveRequest, moveTargets, sharedDate, ADMIN_BOOKING_TEXT as T } from '../admin-booking';
 import { afterEventChange, eventQuery, updateSlotByAdmin } from '../api';
+import { useSlotColumns } from './use-slot-columns';
 
 /**
  * Runs one booking change of the admin: the server's message in a green snackbar and the event reloaded,
@@ -131,7 +132,12 @@ export function MoveBookingDialog({
   const run = useBookingChange(event.id);
   const [slotId, setSlotId] = useState('');
   const [saving, setSaving] = useState(false);
-  const targets = useMemo(() => (booking ? moveTargets(event, booking) : []), [event, booking]);
+  // The booking's teacher's column (or a general event's columns), asked for as the dialog opens.
+  const columns = useSlotColumns(event, booking?.teacherId ?? null, booking !== null);
+  const targets = useMemo(
+    () => (booking ? moveTargets({ ...columns, eventTypeGroupInt: event.eventTypeGroupInt }, booking) : []),
+    [columns, event.eventTypeGroupInt, booking],
+  );
 
   useEffect(() => {
     if (booking) setSlotId('');
@@ -172,7 +178,9 @@ export function MoveBookingDialog({
                 )}
               </Typography>
             </div>
-            {targets.length === 0 ? (
+            {columns.loading ? (
+              <Typography color="text.secondary">{T.findingTimes}</Typography>
+            ) : targets.length === 0 ? (
               <Alert severity="info">
                 {booking.teacherName && event.eventTypeGroupInt === EVENT_GROUPS.parentTeacher
                   ? T.noMoveTargetsTeacher(booking.teacherName)

@@ -21,7 +21,6 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
-import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
@@ -37,6 +36,7 @@ import {
 import { confirmBooking, downloadBookings, eventBookingsQuery, removeBooking } from '../api';
 import { BookForFamilyDialog } from './book-for-family-dialog';
 import { BookingMenu, MoveBookingDialog, useBookingChange } from './booking-actions';
+import { ListSearch } from './list-search';
 import { Pager } from './pager';
 
 function StatusChips({ booking, confirmed }: { booking: BookingItem; confirmed: boolean }) {
@@ -249,16 +249,13 @@ export function BookingsCard({ event }: { event: EventDetail }) {
         </Alert>
       ) : null}
       {event.bookingCountForEvent + cancelledCount > 8 ? (
-        <TextField
-          size="small"
-          type="search"
+        <ListSearch
           label={T.searchBookings}
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
+          onSearch={(value) => {
+            setQuery(value);
             setPage(1);
           }}
-          sx={{ mb: 1, width: '100%', maxWidth: 360 }}
         />
       ) : null}
       {!list.data ? null : list.data.total === 0 ? (

@@ -1,6 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -11,13 +12,16 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { EventDetail, SectionDetail } from '@parley/domain/events';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
-import { EVENTS_TEXT } from '../../../lib/ui-text';
-import { afterEventChange, deleteSection } from '../api';
+import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { afterEventChange, deleteSection, eventSlotsQuery } from '../api';
 import { useConfirmedChange } from './affected-bookings-dialog';
+import { ListSearch } from './list-search';
+import { Pager } from './pager';
 import { SectionDialog } from './section-dialog';
 import { SlotGrid } from './slot-grid';
 
@@ -27,6 +31,68 @@ export const NO_SLOTS_TEXT = {
   teachers: 'No teachers in this section yet: edit it to choose the teachers taking part.',
   times: 'No slots in this section: check its times and the slot length.',
 };
+
+/** Teachers' columns of a section's grid shown at once: a page of the grid (decision 035). */
+export const GRID_TEACHERS_PER_PAGE = 8;
+
+const GRID_TEXT = {
+  findTeacher: 'Find a teacher',
+  failed: 'Could not load the slots. Try again in a moment.',
+};
+
+/**
+ * One section's slot grid, its columns asked for a page at a time: an evening of 600 teachers is 20,000
+ * slots, and the page shows eight teachers (found by name among the section's).
+ */
+function SectionGrid(props: { event: EventDetail; section: SectionDetail; byTeacher: boolean }) {
+  const { event, section, byTeacher } = props;
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const found = useMemo(() => {
+    const typed = query.trim().toLowerCase();
+    return section.teachers.filter((teacher) => teacher.name.toLowerCase().includes(typed));
+  }, [section.teachers, query]);
+  const shown = found.slice((page - 1) * GRID_TEACHERS_PER_PAGE, page * GRID_TEACHERS_PER_PAGE);
+  const columns = useQuery({
+    ...eventSlotsQuery(event.id, {
+      sectionId: section.id,
+      ...(byTeacher && { teacherIds: shown.map((teacher) => teacher.teacherId) }),
+    }),
+    enabled: section.slotCount > 0 && (!byTeacher || shown.length > 0),
+    placeholderData: (previous) => previous,
+  });
+  const label = `${EVENTS_TEXT.slotGrid}: ${section.label}`;
+  const emptyText = byTeacher && section.teachers.length === 0 ? NO_SLOTS_TEXT.teachers : NO_SLOTS_TEXT.times;
+  return (
+    <>
+      {byTeacher && section.teachers.length > GRID_TEACHERS_PER_PAGE ? (
+        <ListSearch
+          label={GRID_TEXT.findTeacher}
+          value={query}
+          onSearch={(value) => {
+            setQuery(value);
+            setPage(1);
+          }}
+        />
+      ) : null}
+      {columns.isError ? (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          {GRID_TEXT.failed}
+        </Alert>
+      ) : null}
+      {section.slotCount === 0 ? (
+        <SlotGrid groups={[]} timeZone={event.timeZone} label={label} emptyText={emptyText} />
+      ) : byTeacher && found.length === 0 ? (
+        <Typography color="text.secondary">{LIST_TEXT.noMatches}</Typography>
+      ) : columns.data ? (
+        <SlotGrid groups={columns.data.items} timeZone={event.timeZone} label={label} emptyText={emptyText} />
+      ) : null}
+      {byTeacher && found.length > GRID_TEACHERS_PER_PAGE ? (
+        <Pager page={page} pageSize={GRID_TEACHERS_PER_PAGE} total={found.length} onPage={setPage} />
+      ) : null}
+    </>
+  );
+}
 
 /** The sections of the event, each with its slot grid; add, edit and delete. */
 export function SectionsCard({ event }: { event: EventDetail }) {
@@ -119,14 +185,7 @@ export function SectionsCard({ event }: { event: EventDetail }) {
                   </Tooltip>
                 </Stack>
               </Stack>
-              <SlotGrid
-                groups={event.slots.filter((group) => group.sectionId === section.id)}
-                timeZone={event.timeZone}
-                label={`${EVENTS_TEXT.slotGrid}: ${section.label}`}
-                emptyText={
-                  withTeachers && section.teachers.length === 0 ? NO_SLOTS_TEXT.teachers : NO_SLOTS_TEXT.times
-                }
-              />
+              <SectionGrid event={event} section={section} byTeacher={withTeachers} />
             </Box>
           ))}
         </Stack>
