@@ -69,6 +69,11 @@ describe('events/bookings', () => {
       parentName: 'Parent Family0',
     });
     expect(new Set(live.map((item) => item.id)).size).toBe(FAMILIES - 2);
+    // Past the last page: no rows, and still how many there are.
+    expect(await bookingsOf(http, school.admin.token, eventId, { page: 3 })).toMatchObject({
+      items: [],
+      total: FAMILIES - 2,
+    });
 
     const all = await bookingsOf(http, school.admin.token, eventId, { cancelled: 1, page: 2 });
     expect(all.total).toBe(FAMILIES);

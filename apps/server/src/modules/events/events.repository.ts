@@ -11,6 +11,22 @@ import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 const fullName = (alias: string) =>
   sql<string>`${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)}`;
 
+/** On each row of a page: how many rows the query matched in all, found in the same statement. */
+const matchedInAll = sql<string>`count(*) over ()`.as('matched');
+
+/**
+ * How many a paged query matched: what its rows carry (the filter runs once, not again for a count), or,
+ * past the last page where no row carries it, a count of its own.
+ */
+async function totalOf(
+  rows: Array<{ matched: string }>,
+  offset: number,
+  count: () => Promise<{ n: number | string | bigint }>,
+): Promise<number> {
+  if (rows[0]) return Number(rows[0].matched);
+  return offset === 0 ? 0 : Number((await count()).n);
+}
+
 /** "%text%" for LIKE, in lower case: what a list's search box matches. */
 const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
 
@@ -528,7 +544,7 @@ export async function bookingsPage(
         sql<boolean>`lower(concat_ws(' ', ${fullName('t')}, ${fullName('p')}, ${fullName('c')})) like ${containing(options.q)}`,
       ),
     );
-  const [rows, count, cancelled] = await Promise.all([
+  const [rows, cancelled] = await Promise.all([
     matching
       .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
       .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
@@ -551,19 +567,22 @@ export async function bookingsPage(
         'b.status',
         'b.created_at',
         'b.confirmed_at',
+        matchedInAll,
       ])
       .orderBy('b.starts_at')
       .orderBy('b.id')
       .limit(options.limit)
       .offset(options.offset)
       .execute(),
-    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ofEvent
       .where('b.status', '=', 'cancelled')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n), cancelled: Number(cancelled.n) };
+  const total = await totalOf(rows, options.offset, () =>
+    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  );
+  return { rows, total, cancelled: Number(cancelled.n) };
 }
 
 /** Live bookings on the given slots: what a section change would cancel. */
@@ -674,29 +693,30 @@ export async function recipientsPage(
       qb.where(sql<boolean>`lower(${fullName('u')} || ' ' || u.email) like ${containing(options.q)}`),
     )
     .$if(options.notBooked, (qb) => qb.where(sql<boolean>`u.id not in (${booked})`));
-  const [rows, count] = await Promise.all([
-    matching
-      .select([
-        'u.id',
-        fullName('u').as('name'),
-        'u.email',
-        sql<
-          Role[]
-        >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
-          'roles',
-        ),
-        sql<boolean>`u.id in (${booked})`.as('booked'),
-        familyIdOf('u.id').as('family_id'),
-      ])
-      .orderBy(sql`lower(u.last_name)`)
-      .orderBy(sql`lower(u.first_name)`)
-      .orderBy('u.id')
-      .limit(options.limit)
-      .offset(options.offset)
-      .execute(),
+  const rows = await matching
+    .select([
+      'u.id',
+      fullName('u').as('name'),
+      'u.email',
+      sql<
+        Role[]
+      >`array(select r.role from user_roles r where r.user_id = u.id and r.role in ('parent', 'student') order by r.role)`.as(
+        'roles',
+      ),
+      sql<boolean>`u.id in (${booked})`.as('booked'),
+      familyIdOf('u.id').as('family_id'),
+      matchedInAll,
+    ])
+    .orderBy(sql`lower(u.last_name)`)
+    .orderBy(sql`lower(u.first_name)`)
+    .orderBy('u.id')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
+  const total = await totalOf(rows, options.offset, () =>
     matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  );
+  return { rows, total };
 }
 
 /**
