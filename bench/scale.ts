@@ -14,7 +14,7 @@
 // server's CPU and PostgreSQL's per call, and the statements sent. The admin's "reminder to those not
 // booked" sends mail (into this database's outbox, never out), so it is measured once.
 // Goals at the huge size, printed as met or missed, not enforced: every interactive call p95 < 300 ms and
-// a body < 1 MB. It creates its own database (parley_bench_<random>) and drops it at the end, also on
+// a body < 1 MB; a download (the CSV) streamed as it is made, whatever its size. It creates its own database (parley_bench_<random>) and drops it at the end, also on
 // failure; it exits non-zero only on a wrong answer (a non-2xx).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -252,7 +252,8 @@ async function seedSchool(db: Db): Promise<School> {
 
 // ── the calls ────────────────────────────────────────────────────────────────────────────────────────
 
-type Answer = { status: number; bytes: number };
+/** streamed: sent as it was made (chunked), as a download of any size must be. */
+type Answer = { status: number; bytes: number; streamed: boolean };
 
 /** One request over a kept-alive connection; the body is read in full and counted, not parsed. */
 function request(
@@ -285,7 +286,13 @@ function request(
         res.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            streamed: res.headers['transfer-encoding'] === 'chunked',
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -299,10 +306,14 @@ type Call = {
   token: keyof Pick<School, 'admin' | 'teacher' | 'parent'>;
   path: string;
   once?: boolean;
+  /** A file: not an interactive call, but it must be streamed, never built whole (issue 39). */
+  download?: boolean;
 };
 type Row = {
   name: string;
   once: boolean;
+  download: boolean;
+  streamed: boolean;
   runs: number;
   p50: number;
   p95: number;
@@ -328,7 +339,12 @@ function callsOf(school: School): Call[] {
     { name: 'bookings, searched', token: 'admin', path: `events/bookings?eventId=${e}&q=smith` },
     { name: 'directory: parents', token: 'admin', path: 'users/parents' },
     { name: 'people search', token: 'admin', path: 'users/search-email?q=smith' },
-    { name: 'evening CSV export', token: 'admin', path: `events/download-bookings?eventId=${e}` },
+    {
+      name: 'evening CSV export',
+      token: 'admin',
+      path: `events/download-bookings?eventId=${e}`,
+      download: true,
+    },
     { name: 'teacher schedule', token: 'teacher', path: `events/details-teacher?eventId=${e}` },
     { name: 'parent booking page', token: 'parent', path: `events/booking-view?eventId=${e}` },
     // The grid of the teachers the parent chose, as the booking page asks for it every 15 s.
@@ -358,11 +374,13 @@ async function measure(server: ForkedServer, database: string, school: School, i
   const before = { server: await server.stats(), postgres: postgresBackendsCpu(database) };
   const times: number[] = [];
   let bytes = 0;
+  let streamed = false;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const answer = await send();
     times.push(performance.now() - started);
     bytes = answer.bytes;
+    streamed = answer.streamed;
     if (answer.status < 200 || answer.status > 299) status = answer.status;
   }
   const after = await server.stats();
@@ -373,6 +391,8 @@ async function measure(server: ForkedServer, database: string, school: School, i
   return {
     name: item.name,
     once: item.once === true,
+    download: item.download === true,
+    streamed,
     runs,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -399,7 +419,17 @@ function print(rows: Row[]): void {
       row.serverCpu.toFixed(2),
       row.pgCpu.toFixed(2),
       row.statements.toFixed(1),
-      row.status > 299 ? `HTTP ${row.status}` : row.once ? '(mail)' : met ? 'met' : 'missed',
+      row.status > 299
+        ? `HTTP ${row.status}`
+        : row.once
+          ? '(mail)'
+          : row.download
+            ? row.streamed
+              ? '(streamed)'
+              : 'not streamed'
+            : met
+              ? 'met'
+              : 'missed',
     ]);
   }
 }
@@ -438,7 +468,9 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
     console.log(`reminder: ${reminded} mails queued for ${notBooked} families not booked`);
     const wrong = rows.filter((row) => row.status > 299).map((row) => `${row.name} HTTP ${row.status}`);
     if (reminded !== notBooked) wrong.push(`the reminder queued ${reminded} mails, not ${notBooked}`);
-    const missed = rows.filter((row) => !row.once && (row.p95 >= GOAL.p95Ms || row.bytes >= GOAL.bytes));
+    const missed = rows.filter(
+      (row) => !row.once && (row.download ? !row.streamed : row.p95 >= GOAL.p95Ms || row.bytes >= GOAL.bytes),
+    );
     console.log(
       `goals (huge size: interactive p95 < ${GOAL.p95Ms} ms and < 1 MB): ${missed.length === 0 ? 'met' : `missed by ${missed.map((row) => row.name).join(', ')}`}` +
         (SCALE === 'huge' ? '' : ` (at ${SCALE}, for information)`),

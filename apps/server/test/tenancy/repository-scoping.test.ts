@@ -459,8 +459,13 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       },
       findSlot: { read: ({ db, s, o }) => events.findSlot(db, s.schoolId, o.slotId) },
       bookingsQuery: { read: ({ db, s }) => events.bookingsQuery(db, s.schoolId).execute() },
-      exportBookings: { read: ({ db, s, o }) => events.exportBookings(db, s.schoolId, o.eventId) },
-      exportTickets: { read: ({ db, s, o }) => events.exportTickets(db, s.schoolId, o.concertId) },
+      exportBookings: {
+        read: ({ db, s, o }) =>
+          events.exportBookings(db, s.schoolId, o.eventId, { after: null, limit: 1000 }),
+      },
+      exportTickets: {
+        read: ({ db, s, o }) => events.exportTickets(db, s.schoolId, o.concertId, [o.concertBookingId]),
+      },
       bookingsPage: {
         read: ({ db, s, o }) =>
           events.bookingsPage(db, s.schoolId, o.eventId, { q: '', cancelled: true, limit: 50, offset: 0 }),

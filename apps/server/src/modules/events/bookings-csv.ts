@@ -38,19 +38,25 @@ function ticketsByBooking(tickets: readonly TicketCsvRow[]): Map<number, Booking
 const rank = (ticket: TicketCsvRow | null) =>
   !ticket ? 0 : ticket.scanned_at ? 3 : ticket.status === 'valid' ? 2 : 1;
 
+/** The file's first line, after the byte-order mark: a ticketed event's columns add the door's. */
+export function csvHeader(ticketed: boolean): string {
+  return `${BOM}${(ticketed ? [...CSV_COLUMNS, ...TICKET_CSV_COLUMNS] : CSV_COLUMNS).join(',')}\r\n`;
+}
+
 /**
- * The bookings as CSV rows; a ticketed event's (`tickets` given) add guests, gown size, the attendee's
- * ticket (status, when and by whom it was scanned, on the school's clock) and how many guests are in.
+ * Bookings as CSV lines, each ending in CRLF; a ticketed event's (`tickets` given: those of these
+ * bookings) add guests, gown size, the attendee's ticket (status, when and by whom it was scanned, on the
+ * school's clock) and how many guests are in.
  */
-export function bookingsCsv(
+export function csvLines(
   rows: BookingRow[],
   timeZone: string,
   tickets: TicketCsvRow[] | null = null,
 ): string {
   const byBooking = tickets ? ticketsByBooking(tickets) : null;
-  const lines = [(byBooking ? [...CSV_COLUMNS, ...TICKET_CSV_COLUMNS] : CSV_COLUMNS).join(',')];
   const dateOf = perInstant((instant) => instantToLocal(instant, timeZone).date);
   const timeOf = perInstant((instant) => instantToLocal(instant, timeZone).time);
+  let lines = '';
   for (const row of rows) {
     const status = row.status === 'booked' ? 'Booked' : 'Cancelled';
     const fields: Array<string | number | null> = [
@@ -79,9 +85,9 @@ export function bookingsCsv(
         guestsAdmitted,
       );
     }
-    lines.push(fields.map(csvField).join(','));
+    lines += `${fields.map(csvField).join(',')}\r\n`;
   }
-  return `${BOM}${lines.join('\r\n')}\r\n`;
+  return lines;
 }
 
 /** "bookings-year-9-parents-evening.csv": a safe file name from the event's name. */

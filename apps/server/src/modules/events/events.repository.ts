@@ -490,20 +490,40 @@ export function bookingsQuery(db: Db, schoolId: number) {
     .where('b.school_id', '=', schoolId);
 }
 
-/** Every booking of an event, live and cancelled, in time order, with emails and locations (the CSV). */
-export function exportBookings(db: Db, schoolId: number, eventId: number) {
+/** Where a batch of the export ended: its last row's place in the export's order. */
+export type ExportAfter = { startsAt: Date; teacherName: string; id: number };
+
+/** The export's order: time, teacher (none first), booking. */
+const exportKey = sql`(b.starts_at, coalesce(t.first_name || ' ' || t.last_name, ''), b.id)`;
+
+/**
+ * A batch of an event's bookings, live and cancelled, in time order, with emails and locations (the CSV),
+ * after the row where the last batch ended: the download streams an evening of any size in batches.
+ */
+export function exportBookings(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  batch: { after: ExportAfter | null; limit: number },
+) {
+  const { after } = batch;
   return bookingsQuery(db, schoolId)
     .where('b.event_id', '=', eventId)
-    .orderBy('b.starts_at')
-    .orderBy('teacher_name')
+    .$if(after !== null, (qb) =>
+      qb.where(sql<boolean>`${exportKey} > (${after?.startsAt}, ${after?.teacherName}, ${after?.id})`),
+    )
+    .orderBy(sql`b.starts_at`)
+    .orderBy(sql`coalesce(t.first_name || ' ' || t.last_name, '')`)
     .orderBy('b.id')
+    .limit(batch.limit)
     .execute();
 }
 
 export type TicketCsvRow = Awaited<ReturnType<typeof exportTickets>>[number];
 
-/** Every ticket of an event, live and void, with who admitted it: the ticketed event's CSV. */
-export function exportTickets(db: Db, schoolId: number, eventId: number) {
+/** The tickets of some bookings of an event, live and void, with who admitted them: the ticketed CSV. */
+export function exportTickets(db: Db, schoolId: number, eventId: number, bookingIds: number[]) {
+  if (bookingIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('tickets as tk')
     .leftJoin('users as u', 'u.id', 'tk.scanned_by')
@@ -516,6 +536,7 @@ export function exportTickets(db: Db, schoolId: number, eventId: number) {
     ])
     .where('tk.school_id', '=', schoolId)
     .where('tk.event_id', '=', eventId)
+    .where('tk.booking_id', 'in', bookingIds)
     .orderBy('tk.id')
     .execute();
 }
