@@ -5,8 +5,9 @@ import type {
   RecipientsPage,
 } from '@parley/domain/event-lists';
 import type { EventDetail, EventTypeItem, SlotGroup } from '@parley/domain/events';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/database';
-import { type Api, api, expectStatus, newSchool } from '../directory/directory-helpers';
+import { type Api, addMember, api, expectStatus, newSchool } from '../directory/directory-helpers';
 import type { TestApp } from '../test-app';
 
 // Fixtures of the events tests: a school with its event types by group, events and sections made through
@@ -84,6 +85,30 @@ export async function bookingsOf(
   const params = new URLSearchParams({ eventId: String(eventId) });
   for (const [key, value] of Object.entries(query)) params.set(key, String(value));
   return expectStatus<EventBookingsPage>(await http.get(`events/bookings?${params}`, token), 200);
+}
+
+/**
+ * A paged list of an event (decision 035) refuses each bad query with a 4xx naming its field, and is the
+ * school admin's alone: a teacher is refused (403), another school's admin finds nothing (404).
+ */
+export async function expectListGuarded(
+  t: TestApp,
+  school: EventSchool,
+  path: string,
+  refused: ReadonlyArray<readonly [query: string, field: string]>,
+): Promise<void> {
+  const http = api(t.app);
+  const get = (query: string, token = school.admin.token) => http.get(`${path}&${query}`, token);
+  for (const [query, field] of refused) {
+    const res = await get(query);
+    expect(res.statusCode, query).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode, query).toBeLessThan(500);
+    expect(JSON.stringify(res.json()), query).toContain(field);
+  }
+  const teacher = await addMember(t, school.admin.token, 'teacher');
+  expect((await get('', teacher.token)).statusCode).toBe(403);
+  const other = await eventSchool(t, `Other ${school.schoolId}`);
+  expect((await get('', other.admin.token)).statusCode).toBe(404);
 }
 
 export type SectionBody = {

@@ -558,47 +558,34 @@ export async function bookingsPage(
     .selectFrom('bookings as b')
     .where('b.school_id', '=', schoolId)
     .where('b.event_id', '=', eventId);
-  const matching = ofEvent
-    .leftJoin('users as t', 't.id', 'b.teacher_id')
-    .leftJoin('users as p', 'p.id', 'b.parent_id')
-    .leftJoin('users as c', 'c.id', 'b.student_id')
-    .$if(!options.cancelled, (qb) => qb.where('b.status', '=', 'booked'))
-    .$if(options.q !== '', (qb) =>
-      qb.where(
-        sql<boolean>`lower(concat_ws(' ', ${fullName('t')}, ${fullName('p')}, ${fullName('c')})) like ${containing(options.q)}`,
-      ),
-    );
+  const conditions = [
+    ...(options.cancelled ? [] : [sql`b.status = 'booked'`]),
+    ...(options.q === ''
+      ? []
+      : [
+          sql`lower(concat_ws(' ', ${fullName('t')}, ${fullName('p')}, ${fullName('c')})) like ${containing(options.q)}`,
+        ]),
+  ];
+  const matches =
+    conditions.length > 0 ? sql<boolean>`${sql.join(conditions, sql` and `)}` : sql<boolean>`true`;
   const [rows, count, cancelled] = await Promise.all([
-    matching
-      .leftJoin('slots as sl', 'sl.id', 'b.slot_id')
-      .leftJoin('subjects as sub', 'sub.id', 'b.subject_id')
-      .select([
-        'b.id',
-        'b.slot_id',
-        'sl.section_id',
-        'b.starts_at',
-        'b.ends_at',
-        'b.teacher_id',
-        sql<string | null>`${fullName('t')}`.as('teacher_name'),
-        'b.parent_id',
-        sql<string | null>`${fullName('p')}`.as('parent_name'),
-        'b.student_id',
-        sql<string | null>`${fullName('c')}`.as('student_name'),
-        'b.subject_id',
-        'sub.name as subject_name',
-        'b.guests',
-        'b.gown_size',
-        'b.status',
-        'b.created_at',
-        'b.confirmed_at',
-      ])
+    bookingsQuery(db, schoolId)
+      .where('b.event_id', '=', eventId)
+      .where(matches)
+      .select('b.confirmed_at')
       .orderBy('b.starts_at')
       .orderBy('b.id')
       .limit(options.limit)
       .offset(options.offset)
       .execute(),
     // Counted apart: the page itself stops after 50 rows in time order, which a count over it would not.
-    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ofEvent
+      .leftJoin('users as t', 't.id', 'b.teacher_id')
+      .leftJoin('users as p', 'p.id', 'b.parent_id')
+      .leftJoin('users as c', 'c.id', 'b.student_id')
+      .where(matches)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     ofEvent
       .where('b.status', '=', 'cancelled')
       .select((eb) => eb.fn.countAll<number>().as('n'))
