@@ -25,6 +25,7 @@ import * as bookingInFewerTrips from './migrations/022-booking-in-fewer-trips';
 import * as placesFromBookings from './migrations/023-places-from-bookings';
 import * as scanWindow from './migrations/024-scan-window';
 import * as functionFiles from './migrations/025-function-files';
+import * as bookingsInTimeOrder from './migrations/026-bookings-in-time-order';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '023-places-from-bookings': placesFromBookings,
   '024-scan-window': scanWindow,
   '025-function-files': functionFiles,
+  '026-bookings-in-time-order': bookingsInTimeOrder,
 };
 
 const migratorOf = (

@@ -507,16 +507,21 @@ export function exportBookings(
   batch: { after: ExportAfter | null; limit: number },
 ) {
   const { after } = batch;
-  return bookingsQuery(db, schoolId)
-    .where('b.event_id', '=', eventId)
-    .$if(after !== null, (qb) =>
-      qb.where(sql<boolean>`${exportKey} > (${after?.startsAt}, ${after?.teacherName}, ${after?.id})`),
-    )
-    .orderBy(sql`b.starts_at`)
-    .orderBy(sql`coalesce(t.first_name || ' ' || t.last_name, '')`)
-    .orderBy('b.id')
-    .limit(batch.limit)
-    .execute();
+  return (
+    bookingsQuery(db, schoolId)
+      .where('b.event_id', '=', eventId)
+      // The first condition lets the index (migration 026) start at the batch's time; the second the row.
+      .$if(after !== null, (qb) =>
+        qb
+          .where('b.starts_at', '>=', after?.startsAt ?? new Date(0))
+          .where(sql<boolean>`${exportKey} > (${after?.startsAt}, ${after?.teacherName}, ${after?.id})`),
+      )
+      .orderBy(sql`b.starts_at`)
+      .orderBy(sql`coalesce(t.first_name || ' ' || t.last_name, '')`)
+      .orderBy('b.id')
+      .limit(batch.limit)
+      .execute()
+  );
 }
 
 export type TicketCsvRow = Awaited<ReturnType<typeof exportTickets>>[number];

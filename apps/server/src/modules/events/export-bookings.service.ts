@@ -5,8 +5,12 @@ import { csvFileName, csvHeader, csvLines } from './bookings-csv';
 import * as repo from './events.repository';
 import { loadSchool } from './sections.service';
 
-/** Bookings read and written at a time: what the server holds of a download, whatever the evening's size. */
-export const EXPORT_BATCH = 1_000;
+/**
+ * Bookings read and written at a time: what the server holds of a download, whatever the evening's size
+ * (a few megabytes). Fewer, larger batches cost less: at 17,000 bookings 1,000 a batch took 0.34 s, 5,000
+ * a batch 0.23 s, as much as the file built whole.
+ */
+export const EXPORT_BATCH = 5_000;
 
 /**
  * The event's bookings as a CSV file (spec: Download bookings), in the school's zone. The file is streamed
