@@ -10,24 +10,24 @@ import { z } from './zod';
 const pageParam = z.coerce.number().int().min(1).max(100_000).default(1);
 /** What a list is searched for: part of a name or an email, any case. */
 const searchParam = z.string().trim().max(100).default('');
+/** A filter turned on (1) or off (0, the default). */
+const flagParam = z.coerce.number().int().min(0).max(1).default(0);
+/** A page of a list's items, how many match in all, and the page's place. */
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 /** Rows of the recipients list per page. */
 export const RECIPIENTS_PAGE_SIZE = 50;
 /** events/recipients?eventId&q&notBooked&page: a page of the event's recipients, searched on the server. */
 export const recipientsQuery = z.strictObject({
   eventId: idParam,
   q: searchParam,
-  notBooked: z.coerce.number().int().min(0).max(1).default(0),
+  notBooked: flagParam,
   page: pageParam,
 });
 export type RecipientsQuery = z.output<typeof recipientsQuery>;
 
 /** A page of recipients, and how many match. */
-export const recipientsPage = z.object({
-  items: z.array(recipientItem),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const recipientsPage = pageOf(recipientItem);
 export type RecipientsPage = z.infer<typeof recipientsPage>;
 
 /**
@@ -51,19 +51,13 @@ export const eventBookingsQuery = z.strictObject({
   /** Part of the teacher's, parent's or student's name, any case. */
   q: searchParam,
   /** 1: the cancelled bookings too (a move leaves one behind). */
-  cancelled: z.coerce.number().int().min(0).max(1).default(0),
+  cancelled: flagParam,
   page: pageParam,
 });
 export type EventBookingsQuery = z.output<typeof eventBookingsQuery>;
 
 /** A page of bookings in time order, how many match, and how many of the event's are cancelled. */
-export const eventBookingsPage = z.object({
-  items: z.array(bookingItem),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-  cancelledCount: z.number(),
-});
+export const eventBookingsPage = pageOf(bookingItem).extend({ cancelledCount: z.number() });
 export type EventBookingsPage = z.infer<typeof eventBookingsPage>;
 
 /** Teachers' columns of the slot grid asked for at once: a page of the grid, or the one a dialog needs. */

@@ -493,8 +493,8 @@ export function bookingsQuery(db: Db, schoolId: number) {
 /** Where a batch of the export ended: its last row's place in the export's order. */
 export type ExportAfter = { startsAt: Date; teacherName: string; id: number };
 
-/** The export's order: time, teacher (none first), booking. */
-const exportKey = sql`(b.starts_at, coalesce(t.first_name || ' ' || t.last_name, ''), b.id)`;
+/** The teacher's name in the export's order (none first). */
+const exportTeacher = sql`coalesce(t.first_name || ' ' || t.last_name, '')`;
 
 /**
  * A batch of an event's bookings, live and cancelled, in time order, with emails and locations (the CSV),
@@ -507,21 +507,16 @@ export function exportBookings(
   batch: { after: ExportAfter | null; limit: number },
 ) {
   const { after } = batch;
-  return (
-    bookingsQuery(db, schoolId)
-      .where('b.event_id', '=', eventId)
-      // The first condition lets the index (migration 026) start at the batch's time; the second the row.
-      .$if(after !== null, (qb) =>
-        qb
-          .where('b.starts_at', '>=', after?.startsAt ?? new Date(0))
-          .where(sql<boolean>`${exportKey} > (${after?.startsAt}, ${after?.teacherName}, ${after?.id})`),
-      )
-      .orderBy(sql`b.starts_at`)
-      .orderBy(sql`coalesce(t.first_name || ' ' || t.last_name, '')`)
-      .orderBy('b.id')
-      .limit(batch.limit)
-      .execute()
-  );
+  let query = bookingsQuery(db, schoolId).where('b.event_id', '=', eventId);
+  if (after) {
+    // The first condition lets the index (migration 026) start at the batch's time; the second the row.
+    query = query
+      .where('b.starts_at', '>=', after.startsAt)
+      .where(
+        sql<boolean>`(b.starts_at, ${exportTeacher}, b.id) > (${after.startsAt}, ${after.teacherName}, ${after.id})`,
+      );
+  }
+  return query.orderBy('b.starts_at').orderBy(exportTeacher).orderBy('b.id').limit(batch.limit).execute();
 }
 
 export type TicketCsvRow = Awaited<ReturnType<typeof exportTickets>>[number];

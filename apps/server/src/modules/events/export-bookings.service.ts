@@ -1,8 +1,8 @@
 import { isTicketedGroup } from '@parley/domain/event-groups';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/http-error';
 import { csvFileName, csvHeader, csvLines } from './bookings-csv';
 import * as repo from './events.repository';
+import { requireEvent } from './events.service';
 import { loadSchool } from './sections.service';
 
 /**
@@ -23,9 +23,10 @@ export async function bookingsExport(
   eventId: number,
   batch = EXPORT_BATCH,
 ) {
-  const event = await repo.findEvent(ctx.db, schoolId, eventId);
-  if (!event) throw notFound('Event not found.');
-  const { timezone } = await loadSchool(ctx.db, schoolId);
+  const [event, { timezone }] = await Promise.all([
+    requireEvent(ctx.db, schoolId, eventId),
+    loadSchool(ctx.db, schoolId),
+  ]);
   return {
     fileName: csvFileName(event.name),
     chunks: csvChunks(ctx, schoolId, event.id, {

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-error';
 import { listEventTypes } from './event-types.repository';
 import * as repo from './events.repository';
-import { statusOf, toTypeItem } from './events.service';
+import { requireEvent, statusOf, toTypeItem } from './events.service';
 import { loadSchool, type School } from './sections.service';
 
 // An event as its admin page shows it (spec §4 Event): settings, sections with their teachers and counts,
@@ -104,8 +104,7 @@ export async function currentEvent(ctx: AppContext, schoolId: number) {
 
 export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: number | 'current') {
   const eventId = await resolveEventId(ctx, schoolId, idOrCurrent);
-  const event = await repo.findEvent(ctx.db, schoolId, eventId);
-  if (!event) throw notFound(EVENT_TEXT.notFound);
+  const event = await requireEvent(ctx.db, schoolId, eventId);
   const [school, sections, teachers, counts, recipientCount, scanners, types] = await Promise.all([
     loadSchool(ctx.db, schoolId),
     repo.listSections(ctx.db, schoolId, eventId),
@@ -126,8 +125,7 @@ export async function viewEvent(ctx: AppContext, schoolId: number, idOrCurrent: 
  * 035). An evening of 600 teachers holds some 20,000 slots; the page asks for the few columns it shows.
  */
 export async function slotsOfEvent(ctx: AppContext, schoolId: number, query: EventSlotsQuery) {
-  const event = await repo.findEvent(ctx.db, schoolId, query.eventId);
-  if (!event) throw notFound(EVENT_TEXT.notFound);
+  const event = await requireEvent(ctx.db, schoolId, query.eventId);
   const only = { sectionId: query.sectionId, teacherIds: query.teacherIds };
   const [school, sections, teachers, slots] = await Promise.all([
     loadSchool(ctx.db, schoolId),
