@@ -209,6 +209,17 @@ describe('confirm a booking', () => {
   });
 });
 
+describe('move a booking without a teacher', () => {
+  it('says there is nowhere to move it, rather than looking for times', async () => {
+    bookingList = [booking({ teacherId: null, teacherName: null })];
+    await openPage();
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move booking' });
+    expect(await within(dialog).findByText('There are no free times to move this booking to.')).toBeTruthy();
+    expect(within(dialog).queryByText('Finding the free times…')).toBeNull();
+  });
+});
+
 describe('remove a booking', () => {
   it('asks first; Cancel sends nothing, "Remove booking" sends remove-booking and reloads', async () => {
     routes['/api/events/remove-booking'] = () => json(200, result('Booking cancelled.'));

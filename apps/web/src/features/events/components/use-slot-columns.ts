@@ -19,8 +19,9 @@ export function useSlotColumns(
     ...eventSlotsQuery(event.id, byTeacher ? { teacherIds: teacherId ? [teacherId] : [] } : {}),
     enabled: open && (!byTeacher || teacherId !== null),
   });
+  // isLoading, not isPending: a query not asked (no teacher to ask for) is pending for ever, not loading.
   return useMemo(
-    () => ({ slots: query.data?.items ?? [], timeZone: event.timeZone, loading: query.isPending }),
-    [query.data, query.isPending, event.timeZone],
+    () => ({ slots: query.data?.items ?? [], timeZone: event.timeZone, loading: query.isLoading }),
+    [query.data, query.isLoading, event.timeZone],
   );
 }
