@@ -139,7 +139,6 @@ export function BookForFamilyDialog({
         : freeSlots(columns),
     [columns, parentTeacher, teacherId],
   );
-  const findingTimes = columns.loading && (!parentTeacher || teacherId !== '');
   const subjects = useMemo(
     () => subjectOptions(studies, teacherId ? Number(teacherId) : null),
     [studies, teacherId],
@@ -317,7 +316,7 @@ export function BookForFamilyDialog({
                   error={Boolean(errors.slotId)}
                   helperText={
                     errors.slotId?.message ??
-                    (findingTimes
+                    (columns.loading
                       ? T.findingTimes
                       : !parentTeacher && slots.length === 0
                         ? T.noFreeSlots
