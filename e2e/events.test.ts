@@ -289,13 +289,13 @@ describe.each([
     await expect.poll(() => status.isChecked()).toBe(true);
 
     // Home: the four tiles hold the school's real counts, and the evening is under "Event Bookings".
-    const count = async (path: string, key: 'items' | 'events') =>
-      ((await (await admin.get(path)).json()) as Record<string, unknown[]>)[key]?.length;
+    const json = async (path: string) => (await admin.get(path)).json();
+    const total = async (path: string) => ((await json(path)) as { total: number }).total;
     const truth = {
-      Events: await count('events/index', 'events'),
-      Teachers: await count('users/teachers', 'items'),
-      Parents: await count('users/parents', 'items'),
-      Students: await count('users/students', 'items'),
+      Events: ((await json('events/index')) as { events: unknown[] }).events.length,
+      Teachers: await total('users/teachers'),
+      Parents: await total('users/parents'),
+      Students: await total('users/students'),
     };
     expect(truth).toEqual({ Events: 5, Teachers: TEACHERS, Parents: FAMILIES, Students: FAMILIES });
     await page.getByRole('link', { name: 'Home', exact: true }).first().click();

@@ -17,6 +17,11 @@ export const EMAIL_MAX = 254;
 export const EMAIL_CHECK_MIN_CHARS = 3;
 export const SAMPLE_EVENT_BANNER_LOGIN_COUNT = 5;
 
+/** Spec §9's page sizes of a table, without "all": a district's directory is 40,000 people (decision 035). */
+export const DIRECTORY_PAGE_SIZES = [10, 25, 50, 100] as const;
+/** People a picker offers at once (a page size): enough to choose from, few enough that typing narrows. */
+export const PICKER_OPTIONS = 25;
+
 export const BREAKPOINTS = { xs: 0, sm: 340, md: 540, lg: 800, xl: 1280 } as const;
 
 /** Token lifetimes (issue 2): verification 48 h, reset 1 h, invitation 7 days, sign-in 30 days. */

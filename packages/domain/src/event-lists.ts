@@ -1,20 +1,12 @@
 import { bookingItem, recipientItem, slotGroup } from './events';
 import { idField, idParam } from './fields';
 import { VALIDATION } from './messages';
+import { flagParam, pageOf, pageParam, searchParam } from './paging';
 import { z } from './zod';
 
 // An event's long lists, its recipients, bookings and slots, a page at a time (issue 39, decision 035):
 // apart from events.ts, so that a page that only shows an event does not carry these schemas.
 
-/** A long list comes a page at a time (decision 035): the page asked for, 1 first. */
-const pageParam = z.coerce.number().int().min(1).max(100_000).default(1);
-/** What a list is searched for: part of a name or an email, any case. */
-const searchParam = z.string().trim().max(100).default('');
-/** A filter turned on (1) or off (0, the default). */
-const flagParam = z.coerce.number().int().min(0).max(1).default(0);
-/** A page of a list's items, how many match in all, and the page's place. */
-const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 /** Rows of the recipients list per page. */
 export const RECIPIENTS_PAGE_SIZE = 50;
 /** events/recipients?eventId&q&notBooked&page: a page of the event's recipients, searched on the server. */

@@ -1,4 +1,6 @@
+import { DIRECTORY_PAGE_SIZES } from './constants';
 import { emailField, idField, idParam, personNameField } from './fields';
+import { pageOf, pageParam, searchParam } from './paging';
 import { ROLES } from './roles';
 import { z } from './zod';
 
@@ -102,7 +104,36 @@ export const userListItem = z.object({
 });
 export type UserListItem = z.infer<typeof userListItem>;
 
-export const userListResponse = z.object({ items: z.array(userListItem) });
+/** A directory row: the list item and the names it links to (a teacher's subjects, a parent's children, a
+ * student's parents), so that a page of parents does not need the whole students list to name them. */
+export const directoryItem = userListItem.extend({ related: z.array(z.string()) });
+export type DirectoryItem = z.infer<typeof directoryItem>;
+
+/** The directory's columns it sorts by; name (last, then first) is the default. */
+export const DIRECTORY_SORTS = ['name', 'email', 'status', 'invitation'] as const;
+export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
+
+/**
+ * users/admins|teachers|parents|students?q&page&pageSize&sort&dir: a page of the directory, searched on the
+ * server (every word of q in the title, name or email, any case) and sorted there.
+ */
+export const directoryQuery = z.strictObject({
+  q: searchParam,
+  page: pageParam,
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((size) => (DIRECTORY_PAGE_SIZES as readonly number[]).includes(size), {
+      message: `One of ${DIRECTORY_PAGE_SIZES.join(', ')}.`,
+    })
+    .default(DIRECTORY_PAGE_SIZES[0]),
+  sort: z.enum(DIRECTORY_SORTS).default('name'),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+});
+export type DirectoryQuery = z.output<typeof directoryQuery>;
+
+export const directoryPage = pageOf(directoryItem);
+export type DirectoryPage = z.infer<typeof directoryPage>;
 
 const personRef = z.object({ id: z.number(), name: z.string(), email: z.string() });
 

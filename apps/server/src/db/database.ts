@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -272,8 +273,8 @@ function announcements(connectionString: string, pool: pg.Pool, heartbeat: Heart
   };
 }
 
-/** The contrib extensions the migrations create (booking exclusion constraints). */
-export const pgliteOptions = { extensions: { btree_gist } };
+/** The contrib extensions the migrations create (booking exclusion constraints, people search). */
+export const pgliteOptions = { extensions: { btree_gist, pg_trgm } };
 
 export function pgliteDatabase(pglite: PGliteInterface): Db {
   const checkouts: Checkouts = { held: 0 };

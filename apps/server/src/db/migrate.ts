@@ -26,6 +26,7 @@ import * as placesFromBookings from './migrations/023-places-from-bookings';
 import * as scanWindow from './migrations/024-scan-window';
 import * as functionFiles from './migrations/025-function-files';
 import * as bookingsInTimeOrder from './migrations/026-bookings-in-time-order';
+import * as peopleSearch from './migrations/027-people-search';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024-scan-window': scanWindow,
   '025-function-files': functionFiles,
   '026-bookings-in-time-order': bookingsInTimeOrder,
+  '027-people-search': peopleSearch,
 };
 
 const migratorOf = (

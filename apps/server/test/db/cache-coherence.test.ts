@@ -4,6 +4,7 @@ import type { Db } from '../../src/db/database';
 import { asOwner } from '../../src/db/scope';
 import { eventContext, slotLabels } from '../../src/modules/booking/booking.repository';
 import { createTestDb, type TestDb } from '../test-db';
+import { statementsOf } from './statements';
 
 // What a process keeps in memory stays true only while the database announces every change to it: the
 // slot labels (slot-labels.ts) are forgotten on migration 020's announcements, the event contexts
@@ -36,22 +37,6 @@ const CACHED_READS: CachedRead[] = [
 
 /** `table.column` names. */
 type Columns = Set<string>;
-
-/** The statements `read` sends, as compiled (and still run, on the test database). */
-async function statementsOf(db: Db, read: (db: Db) => Promise<unknown>): Promise<CompiledQuery[]> {
-  const sent: CompiledQuery[] = [];
-  const executor = db.getExecutor();
-  await read(
-    db.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        sent.push(executor.compileQuery(node, queryId));
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    }),
-  );
-  return sent;
-}
 
 type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
 

@@ -76,8 +76,9 @@ describe('teachers', () => {
       userTypeId: 3,
       invitation: 'pending',
       subjectIds: [maths, physics].sort((a, b) => a - b),
+      related: ['Maths', 'Physics'],
     });
-    expect(list[2]).toMatchObject({ subjectIds: [], title: null, invitation: 'pending' });
+    expect(list[2]).toMatchObject({ subjectIds: [], related: [], title: null, invitation: 'pending' });
   });
 
   it('create-teacher sends the invitation only when asked', async () => {
@@ -281,6 +282,7 @@ describe('parents and students', () => {
       userTypeId: 4,
       invitation: 'pending',
       studentIds: [kid.id, sibling.id].sort((a, b) => a - b),
+      related: ['Ada Moss', 'Kit Moss'],
     });
   });
 
@@ -300,6 +302,7 @@ describe('parents and students', () => {
       userTypeId: 5,
       invitation: 'pending',
       parentIds: [mum.id, dad.id].sort((a, b) => a - b),
+      related: ['Dan Field', 'Mia Moss'],
     });
   });
 
@@ -513,6 +516,7 @@ describe('admins', () => {
         statusIcon: 'check_circle',
         userTypeId: 2,
         invitation: 'accepted',
+        related: [],
       },
     ]);
   });

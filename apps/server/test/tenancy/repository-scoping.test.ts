@@ -569,7 +569,16 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
   'modules/people': [
     people,
     {
-      listPeople: { read: ({ db, s, o }) => people.listPeople(db, s.schoolId, 'parent', o.parent.id) },
+      peoplePage: {
+        read: ({ db, s, o }) =>
+          people.peoplePage(db, s.schoolId, 'parent', {
+            words: [o.parent.email],
+            sort: 'name',
+            dir: 'asc',
+            limit: 10,
+            offset: 0,
+          }),
+      },
       findPerson: { read: ({ db, s, o }) => people.findPerson(db, s.schoolId, o.parent.id, 'parent') },
       findPersonInRole: {
         read: ({ db, s, o }) => people.findPersonInRole(db, s.schoolId, o.parent.id, 'parent'),

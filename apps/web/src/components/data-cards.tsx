@@ -15,6 +15,7 @@ import { useMemo, useState } from 'react';
 import { LIST_TEXT } from '../lib/ui-text';
 import type { DataListProps } from './data-list-types';
 import { DEFAULT_SORT_KEY, filterRows, sortRows } from './list-logic';
+import { Pager } from './pager';
 import { PullToRefresh } from './pull-to-refresh';
 import { TextField } from './text-field';
 
@@ -26,6 +27,7 @@ export const CARD_BATCH = 50;
 export function DataCards<T>({
   label,
   rows,
+  server,
   rowKey,
   nameOf,
   renderCard,
@@ -37,13 +39,26 @@ export function DataCards<T>({
   actions,
   emptyText,
 }: DataListProps<T>) {
-  const [query, setQuery] = useState('');
+  const [localQuery, setLocalQuery] = useState('');
   const [shown, setShown] = useState(CARD_BATCH);
+  const query = server?.request.query ?? localQuery;
+  // The server's page is shown as it came (searched and sorted there); a whole list is searched here.
   const found = useMemo(
     () =>
-      sortRows(filterRows(rows ?? [], query, nameOf), { key: DEFAULT_SORT_KEY, direction: 'asc' }, nameOf),
-    [rows, query, nameOf],
+      server
+        ? [...(rows ?? [])]
+        : sortRows(
+            filterRows(rows ?? [], query, nameOf),
+            { key: DEFAULT_SORT_KEY, direction: 'asc' },
+            nameOf,
+          ),
+    [rows, server, query, nameOf],
   );
+  const search = (text: string) => {
+    if (server) server.onRequest({ ...server.request, query: text, page: 0 });
+    else setLocalQuery(text);
+    setShown(CARD_BATCH);
+  };
 
   return (
     <Box sx={{ maxWidth: CARD_LIST_MAX_WIDTH, mx: 'auto' }}>
@@ -54,10 +69,7 @@ export function DataCards<T>({
           margin="none"
           type="search"
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setShown(CARD_BATCH);
-          }}
+          onChange={(event) => search(event.target.value)}
           slotProps={{
             input: {
               startAdornment: (
@@ -101,7 +113,7 @@ export function DataCards<T>({
             ))}
             {found.length === 0 ? (
               <Typography component="li" color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                {rows.length === 0 ? emptyText : LIST_TEXT.noMatches}
+                {(server ? query.trim() === '' : rows.length === 0) ? emptyText : LIST_TEXT.noMatches}
               </Typography>
             ) : null}
             {found.length > shown ? (
@@ -113,6 +125,14 @@ export function DataCards<T>({
             ) : null}
           </Stack>
         )}
+        {server && rows !== undefined && server.total > 0 ? (
+          <Pager
+            page={server.request.page + 1}
+            pageSize={server.request.pageSize}
+            total={server.total}
+            onPage={(page) => server.onRequest({ ...server.request, page: page - 1 })}
+          />
+        ) : null}
       </PullToRefresh>
     </Box>
   );

@@ -19,14 +19,13 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Tooltip from '@mui/material/Tooltip';
 import { useMemo, useState } from 'react';
 import { LIST_TEXT } from '../lib/ui-text';
-import type { DataColumn, DataListProps } from './data-list-types';
+import type { DataColumn, DataListProps, ListRequest } from './data-list-types';
 import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT_KEY,
   listView,
   nextSort,
   PAGE_SIZE_ALL,
-  type SortState,
   type SortValue,
 } from './list-logic';
 import { TextField } from './text-field';
@@ -35,6 +34,8 @@ import { TextField } from './text-field';
 export const TABLE_SKELETON_MIN_HEIGHT = 500;
 
 const ROWS_PER_PAGE_OPTIONS = [10, 25, 50, 100, { label: LIST_TEXT.all, value: PAGE_SIZE_ALL }];
+/** A list the server pages has no "All": a district's 20,000 rows are what paging is for (decision 035). */
+const SERVER_ROWS_PER_PAGE = [10, 25, 50, 100];
 
 function accessors<T>(columns: DataColumn<T>[], nameOf: (row: T) => string) {
   const byKey = new Map(columns.map((column) => [column.key, column]));
@@ -69,9 +70,18 @@ export function TableSkeleton() {
   );
 }
 
+/** The list as it first shows: no search, by name ascending, the first page of the default size. */
+export const FIRST_REQUEST: ListRequest = {
+  query: '',
+  sort: { key: DEFAULT_SORT_KEY, direction: 'asc' },
+  page: 0,
+  pageSize: DEFAULT_PAGE_SIZE,
+};
+
 export function DataTable<T>({
   label,
   rows,
+  server,
   columns,
   rowKey,
   nameOf,
@@ -82,14 +92,17 @@ export function DataTable<T>({
   actions,
   emptyText,
 }: DataListProps<T>) {
-  const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<SortState>({ key: DEFAULT_SORT_KEY, direction: 'asc' });
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const [local, setLocal] = useState(FIRST_REQUEST);
+  const request = server?.request ?? local;
+  const setRequest = server?.onRequest ?? setLocal;
+  const { query, sort, pageSize } = request;
   const get = useMemo(() => accessors(columns, nameOf), [columns, nameOf]);
   const view = useMemo(
-    () => listView(rows ?? [], { query, sort, page, pageSize }, get),
-    [rows, query, sort, page, pageSize, get],
+    () =>
+      server
+        ? { rows: rows ?? [], total: server.total, page: request.page }
+        : listView(rows ?? [], request, get),
+    [rows, server, request, get],
   );
 
   return (
@@ -101,10 +114,7 @@ export function DataTable<T>({
           margin="none"
           type="search"
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setPage(0);
-          }}
+          onChange={(event) => setRequest({ ...request, query: event.target.value, page: 0 })}
           sx={{ width: 280, maxWidth: '100%' }}
           slotProps={{
             input: {
@@ -152,7 +162,9 @@ export function DataTable<T>({
                         <TableSortLabel
                           active={sort.key === column.key}
                           direction={sort.key === column.key ? sort.direction : 'asc'}
-                          onClick={() => setSort((current) => nextSort(current, column.key))}
+                          onClick={() =>
+                            setRequest({ ...request, sort: nextSort(sort, column.key), page: 0 })
+                          }
                         >
                           {column.label}
                         </TableSortLabel>
@@ -176,7 +188,7 @@ export function DataTable<T>({
                 {view.total === 0 ? (
                   <TableRow>
                     <TableCell colSpan={columns.length} sx={{ py: 4, textAlign: 'center' }}>
-                      {rows.length === 0 ? emptyText : LIST_TEXT.noMatches}
+                      {(server ? query.trim() === '' : rows.length === 0) ? emptyText : LIST_TEXT.noMatches}
                     </TableCell>
                   </TableRow>
                 ) : null}
@@ -188,12 +200,11 @@ export function DataTable<T>({
             count={view.total}
             page={view.page}
             rowsPerPage={pageSize}
-            rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
-            }}
+            rowsPerPageOptions={server ? SERVER_ROWS_PER_PAGE : ROWS_PER_PAGE_OPTIONS}
+            onPageChange={(_event, next) => setRequest({ ...request, page: next })}
+            onRowsPerPageChange={(event) =>
+              setRequest({ ...request, pageSize: Number(event.target.value), page: 0 })
+            }
           />
         </>
       )}

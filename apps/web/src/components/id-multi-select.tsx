@@ -16,9 +16,13 @@ type Props = {
   helperText?: string;
   loading?: boolean;
   noOptionsText?: string;
+  /** Set when the server searches: what is typed goes there, and the options are its answer as they come. */
+  onSearch?: (text: string) => void;
+  /** Labels of the chosen ids, where the options may not hold them (a search's answer holds what matched). */
+  known?: ReadonlyMap<number, IdOption>;
 };
 
-/** Pick several things by id from a searchable list (subjects, children, parents). */
+/** Pick several things by id from a searchable list (subjects), or one the server searches (children, parents). */
 export function IdMultiSelect({
   label,
   options,
@@ -29,10 +33,18 @@ export function IdMultiSelect({
   helperText,
   loading = false,
   noOptionsText,
+  onSearch,
+  known,
 }: Props) {
   const byId = useMemo(() => new Map(options.map((option) => [option.id, option])), [options]);
-  // Ids not among the options (a list still loading) still show, by number, so nothing is dropped.
-  const selected = value.map((id) => byId.get(id) ?? { id, label: `#${id}` });
+  // Ids not among the options (a list still loading) still show, by number, so nothing is dropped. The
+  // same array while the choice stands: a new one reads as a new value and clears what is being typed.
+  // With a search on the server the labels come from `known` alone, as the options change with every search.
+  const labels = known ?? byId;
+  const selected = useMemo(
+    () => value.map((id) => labels.get(id) ?? { id, label: `#${id}` }),
+    [value, labels],
+  );
   return (
     <Autocomplete
       multiple
@@ -46,6 +58,10 @@ export function IdMultiSelect({
       getOptionLabel={(option) => option.label}
       onChange={(_event, next) => onChange(next.map((option) => option.id))}
       onBlur={onBlur}
+      {...(onSearch && {
+        filterOptions: (found: IdOption[]) => found,
+        onInputChange: (_event: unknown, text: string) => onSearch(text),
+      })}
       renderOption={(props, option) => {
         const { key, ...rest } = props as typeof props & { key: string };
         return (

@@ -32,10 +32,16 @@ export function isCachedQuery(query: WithMeta): boolean {
 // TanStack counts data as stale once its age reaches staleTime; the spec refetches only when older.
 const FRESH_FOR_MS = CACHE_MAX_AGE_MS + 1;
 
+/** A list with nothing in it: a whole list, or a page of one (decision 035) with no match. */
+function isEmptyList(data: unknown): boolean {
+  const items = data && typeof data === 'object' && 'items' in data ? data.items : data;
+  return Array.isArray(items) && items.length === 0;
+}
+
 /** Spec §4: fresh for 4 hours; an empty list is never fresh where the spec refetches empty lists. */
 export function cachedStaleTime(refetchWhenEmpty: boolean) {
   return (query: { state: { data: unknown } }): number =>
-    refetchWhenEmpty && Array.isArray(query.state.data) && query.state.data.length === 0 ? 0 : FRESH_FOR_MS;
+    refetchWhenEmpty && isEmptyList(query.state.data) ? 0 : FRESH_FOR_MS;
 }
 
 /** Options that make a query one of the cached (persisted, 4-hour) ones. */

@@ -103,6 +103,10 @@ export const LIST_TEXT = {
   cancel: 'Cancel',
   noMatches: 'No matching records found.',
   showMore: (count: number) => `Show more (${count})`,
+  pageRange: (from: number, to: number, total: number) =>
+    `${from.toLocaleString('en-GB')}–${to.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`,
+  previousPage: 'Previous page',
+  nextPage: 'Next page',
 } as const;
 
 /** Admins, teachers, parents and students: lists, forms and detail pages. */

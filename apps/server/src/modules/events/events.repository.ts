@@ -2,7 +2,7 @@ import type { Role } from '@parley/domain/roles';
 import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
 import { EVENT_COLUMNS, qualified } from '../../db/columns';
 import type { Db } from '../../db/database';
-import { likeLiteral } from '../../db/like';
+import { containing, matchedInAll, totalOf } from '../../db/paging';
 import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 
 // Events, sections, slots, recipients and scanners. Every query names the school: a row of another school
@@ -10,28 +10,6 @@ import type { EventsTable, LocalSpan, SlotsTable } from '../../db/schema';
 
 const fullName = (alias: string) =>
   sql<string>`${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)}`;
-
-/**
- * On each row of a page: how many rows the query matched in all, found in the same statement. For a list
- * that is sorted whole anyway (by name, no index), so that its filter runs once, not again for a count.
- */
-const matchedInAll = sql<string>`count(*) over ()`.as('matched');
-
-/**
- * How many a paged query matched: what its rows carry, or, past the last page where no row carries it, a
- * count of its own.
- */
-async function totalOf(
-  rows: Array<{ matched: string }>,
-  offset: number,
-  count: () => Promise<{ n: number | string | bigint }>,
-): Promise<number> {
-  if (rows[0]) return Number(rows[0].matched);
-  return offset === 0 ? 0 : Number((await count()).n);
-}
-
-/** "%text%" for LIKE, in lower case: what a list's search box matches. */
-const containing = (text: string) => `%${likeLiteral(text.toLowerCase())}%`;
 
 // ── events ───────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,9 +1,10 @@
 import type { Role } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { containing, matchedInAll, totalOf } from '../../db/paging';
 
-/** The people of one role in a school, sorted by name, with the links each list shows. */
-export function listPeople(db: Db, schoolId: number, role: Role, onlyUserId?: number) {
+/** A person of one role as the directory shows them, with the ids of what they link to. */
+function peopleInRole(db: Db, schoolId: number, role: Role) {
   return db
     .selectFrom('users as u')
     .innerJoin('user_roles as r', (join) => join.onRef('r.user_id', '=', 'u.id').on('r.role', '=', role))
@@ -32,19 +33,95 @@ export function listPeople(db: Db, schoolId: number, role: Role, onlyUserId?: nu
         'parent_ids',
       ),
     ])
-    .where('u.school_id', '=', schoolId)
-    .$if(onlyUserId !== undefined, (qb) => qb.where('u.id', '=', onlyUserId ?? 0))
-    .orderBy(sql`lower(u.last_name)`)
-    .orderBy(sql`lower(u.first_name)`)
-    .orderBy('u.id')
-    .execute();
+    .where('u.school_id', '=', schoolId);
 }
 
-export type PersonRow = Awaited<ReturnType<typeof listPeople>>[number];
+export type PersonRow = NonNullable<Awaited<ReturnType<typeof findPerson>>>;
 
-export async function findPerson(db: Db, schoolId: number, userId: number, role: Role) {
-  const [row] = await listPeople(db, schoolId, role, userId);
-  return row;
+export function findPerson(db: Db, schoolId: number, userId: number, role: Role) {
+  return peopleInRole(db, schoolId, role).where('u.id', '=', userId).executeTakeFirst();
+}
+
+/** What the directory's search matches: the expression of the trigram index of migration 027, exactly. */
+const searchedText = sql<string>`lower(coalesce(u.title, '') || ' ' || u.first_name || ' ' || u.last_name || ' ' || u.email)`;
+
+/** The names a directory row links to: a teacher's subjects, a parent's children, a student's parents. */
+function relatedNames(role: Role) {
+  const linked = (from: 'parent_id' | 'student_id', to: 'parent_id' | 'student_id') =>
+    sql<string[]>`array(select o.first_name || ' ' || o.last_name from parent_students ps
+      join users o on o.id = ps.${sql.ref(to)} where ps.${sql.ref(from)} = u.id
+      order by lower(o.last_name), lower(o.first_name), o.id)`;
+  switch (role) {
+    case 'teacher':
+      return sql<
+        string[]
+      >`array(select s.name from teacher_subjects ts join subjects s on s.id = ts.subject_id
+        where ts.teacher_id = u.id order by lower(s.name), s.id)`;
+    case 'parent':
+      return linked('parent_id', 'student_id');
+    case 'student':
+      return linked('student_id', 'parent_id');
+    case 'admin':
+      return sql<string[]>`'{}'::text[]`;
+  }
+}
+
+export type DirectoryOrder = { sort: 'name' | 'email' | 'status' | 'invitation'; dir: 'asc' | 'desc' };
+
+const byName = [sql`lower(u.last_name)`, sql`lower(u.first_name)`, sql`u.id`];
+
+/**
+ * The column sorted by, either way, then the name (last, first) and the id ascending, as the table's stable
+ * sort of a list in name order did: pages never overlap, whatever rows share a value. Ascending, as the
+ * labels sort: active before inactive, accepted before pending.
+ */
+function orderOf({ sort, dir }: DirectoryOrder) {
+  const way = sql.raw(dir);
+  if (sort === 'name') return byName.map((key) => sql`${key} ${way}`);
+  const column = {
+    email: sql`lower(u.email)`,
+    status: sql`u.status <> 1`,
+    invitation: sql`r.accepted_at is null`,
+  }[sort];
+  return [sql`${column} ${way}`, ...byName];
+}
+
+/**
+ * A page of the people of one role in a school (decision 035): those whose title, name or email holds
+ * every word searched, in the order asked, with the names each row links to; and how many match in all.
+ */
+export async function peoplePage(
+  db: Db,
+  schoolId: number,
+  role: Role,
+  options: DirectoryOrder & { words: string[]; limit: number; offset: number },
+) {
+  const matching = options.words.reduce(
+    (qb, word) => qb.where(sql<boolean>`${searchedText} like ${containing(word)}`),
+    db
+      .selectFrom('users as u')
+      .innerJoin('user_roles as r', (join) => join.onRef('r.user_id', '=', 'u.id').on('r.role', '=', role))
+      .where('u.school_id', '=', schoolId),
+  );
+  const page = await matching
+    .select(['u.id', matchedInAll])
+    .orderBy(orderOf(options))
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
+  const total = await totalOf(page, options.offset, () =>
+    matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  );
+  const ids = page.map((row) => row.id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await peopleInRole(db, schoolId, role)
+          .select(relatedNames(role).as('related'))
+          .where('u.id', 'in', ids)
+          .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total };
 }
 
 export function findPersonInRole(db: Db, schoolId: number, userId: number, role: Role) {
@@ -337,7 +414,6 @@ export function teachersForSubject(db: Db, schoolId: number, subjectId: number) 
 
 /** Staff and students who could be allowed to scan tickets, by name or email. */
 export function searchPeople(db: Db, schoolId: number, q: string, roles: Role[]) {
-  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
   return db
     .selectFrom('users as u')
     .select(['u.id', sql<string>`u.first_name || ' ' || u.last_name`.as('name'), 'u.email'])
@@ -352,12 +428,7 @@ export function searchPeople(db: Db, schoolId: number, q: string, roles: Role[])
           .where('r.role', 'in', roles),
       ),
     )
-    .where((eb) =>
-      eb.or([
-        eb(sql`lower(u.email)`, 'like', pattern),
-        eb(sql`lower(u.first_name || ' ' || u.last_name)`, 'like', pattern),
-      ]),
-    )
+    .where(sql<boolean>`${searchedText} like ${containing(q)}`)
     .orderBy('u.last_name')
     .limit(20)
     .execute();

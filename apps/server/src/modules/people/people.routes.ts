@@ -2,6 +2,8 @@ import { emailSearchResponse, searchQuery } from '@parley/domain/auth';
 import { idField, idParam } from '@parley/domain/fields';
 import {
   deleteQuery,
+  directoryPage,
+  directoryQuery,
   idQuery,
   invitedResponse,
   inviteRequest,
@@ -15,7 +17,6 @@ import {
   studentUpdate,
   teacherRequest,
   teacherUpdate,
-  userListResponse,
 } from '@parley/domain/people';
 import { ROLES, type Role } from '@parley/domain/roles';
 import type { FastifyRequest } from 'fastify';
@@ -43,8 +44,16 @@ export function peopleRoutes(api: Api, ctx: AppContext): void {
   for (const [path, role] of lists) {
     api.get(
       path,
-      { ...admin, schema: { tags, security, response: { 200: userListResponse, ...errorResponses } } },
-      (request) => people.listPeople(ctx, school(request), role),
+      {
+        ...admin,
+        schema: {
+          tags,
+          security,
+          querystring: directoryQuery,
+          response: { 200: directoryPage, ...errorResponses },
+        },
+      },
+      (request) => people.listPeople(ctx, school(request), role, request.query),
     );
   }
 

@@ -1,5 +1,7 @@
 import { ACCESS_TEXT, SERVER_TEXT } from '@parley/domain/messages';
 import {
+  type DirectoryPage,
+  type DirectoryQuery,
   type ParentRequest,
   STATUS_ICONS,
   STATUS_LABELS,
@@ -42,9 +44,26 @@ export function toListItem(row: repo.PersonRow, role: Role): UserListItem {
   };
 }
 
-export async function listPeople(ctx: AppContext, schoolId: number, role: Role) {
-  const rows = await repo.listPeople(ctx.db, schoolId, role);
-  return { items: rows.map((row) => toListItem(row, role)) };
+/** A page of the directory (decision 035): searched word by word, sorted and paged by PostgreSQL. */
+export async function listPeople(
+  ctx: AppContext,
+  schoolId: number,
+  role: Role,
+  query: DirectoryQuery,
+): Promise<DirectoryPage> {
+  const { rows, total } = await repo.peoplePage(ctx.db, schoolId, role, {
+    words: query.q.split(/\s+/).filter(Boolean),
+    sort: query.sort,
+    dir: query.dir,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return {
+    items: rows.map((row) => ({ ...toListItem(row, role), related: row.related })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 export async function viewPerson(ctx: AppContext, schoolId: number, userId: number, role: Role) {

@@ -1,27 +1,23 @@
 import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
 import type { BulkSummary, RowStatus } from '@parley/domain/bulk-add';
+import { PICKER_OPTIONS } from '@parley/domain/constants';
 import type {
+  DirectoryPage,
+  DirectorySort,
   InviteRequest,
   ParentRequest,
   PersonDetail,
   StudentRequest,
   TeacherRequest,
-  UserListItem,
 } from '@parley/domain/people';
 import type { Role } from '@parley/domain/roles';
 import type { ProfileUpdate, SubjectItem, SubjectRequest } from '@parley/domain/school';
 import { queryOptions } from '@tanstack/react-query';
+import type { SortDirection } from '../../components/list-logic';
 import { api } from '../../lib/api-client';
 import { cachedQuery, queryClient } from '../../lib/query-client';
 import { getSession, setCurrentUser } from '../../lib/session';
-import {
-  discardsBeforeLoad,
-  PEOPLE_KINDS,
-  type PeopleKind,
-  REFETCH_WHEN_EMPTY,
-  sortByName,
-  withStatus,
-} from './list-cache';
+import { discardsBeforeLoad, type PeopleKind, REFETCH_WHEN_EMPTY, withStatus } from './list-cache';
 
 // Calls of the school directory (spec §7 Users, subjects, bulk add) and the cached people lists.
 
@@ -48,29 +44,50 @@ const INVITE_MESSAGES: Record<PeopleKind, string> = {
 
 export type Saved = { id: number; message: string };
 
-// ---- People lists, cached on the device (spec §4; persisted by lib/query-client) ----
+// ---- People lists, a page at a time (decision 035), each page cached on the device (spec §4) ----
 
-/** Fetches a list from the server, sorted by name. */
-export async function fetchPeopleList(kind: PeopleKind): Promise<UserListItem[]> {
-  const { items } = await api.get<{ items: UserListItem[] }>(`users/${kind}`);
-  return sortByName(items);
-}
+/** A page of the directory as the list asks for it (users/admins|teachers|parents|students). */
+export type PeoplePageRequest = {
+  q: string;
+  page: number;
+  pageSize: number;
+  sort: DirectorySort;
+  dir: SortDirection;
+};
+
+export const FIRST_PEOPLE_PAGE: PeoplePageRequest = {
+  q: '',
+  page: 1,
+  pageSize: 10,
+  sort: 'name',
+  dir: 'asc',
+};
 
 /**
- * A people list: the cached copy while spec §4 allows it (4 hours; teachers and parents refetched when
- * empty), else the server's. `refetch()` is the forced load of the refresh button and pull-to-refresh.
- * For a non-admin the parents list is discarded before loading: never kept, always fetched.
+ * A page of a people list: the cached copy while spec §4 allows it (4 hours; teachers and parents
+ * refetched when empty), else the server's. `refetch()` is the forced load of the refresh button and
+ * pull-to-refresh. For a non-admin the parents list is discarded before loading: never kept, always fetched.
  */
-export function peopleListQuery(kind: PeopleKind) {
+export function peoplePageQuery(kind: PeopleKind, request: PeoplePageRequest = FIRST_PEOPLE_PAGE) {
   const discarded = discardsBeforeLoad(kind, Boolean(getSession().user?.isAdmin));
   return queryOptions({
-    queryKey: ['people', kind],
-    queryFn: () => fetchPeopleList(kind),
+    queryKey: ['people', kind, request],
+    queryFn: ({ signal }) => api.get<DirectoryPage>(`users/${kind}`, { query: request, signal }),
     ...(discarded
       ? { staleTime: 0, gcTime: 0 }
       : cachedQuery({ refetchWhenEmpty: REFETCH_WHEN_EMPTY.has(kind) })),
   });
 }
+
+/** People of a list whose name or email holds what was typed: the options of a picker. */
+export const peopleSearchQuery = (kind: PeopleKind, q: string) =>
+  queryOptions({
+    queryKey: ['people', kind, 'search', q],
+    queryFn: ({ signal }) =>
+      api.get<DirectoryPage>(`users/${kind}`, { query: { q, pageSize: PICKER_OPTIONS }, signal }),
+    select: (data) => data.items,
+    staleTime: 60_000,
+  });
 
 /** After an edit: every list is stale (names and links show in several, counts on home); what is shown reloads. */
 export async function invalidateDirectory(): Promise<void> {
@@ -82,15 +99,16 @@ export async function invalidateDirectory(): Promise<void> {
   ]);
 }
 
-/** Spec §4: a status change updates status, label and icon in the cached lists (their age kept). */
+/** Spec §4: a status change updates status, label and icon in the cached pages (their age kept). */
 export function patchStatusInLists(userId: number, status: 0 | 1): void {
-  for (const kind of PEOPLE_KINDS) {
-    const queryKey = peopleListQuery(kind).queryKey;
+  for (const [queryKey, data] of queryClient.getQueriesData<DirectoryPage>({ queryKey: ['people'] })) {
     const state = queryClient.getQueryState(queryKey);
-    if (state?.data) {
-      queryClient.setQueryData(queryKey, (items) => items && withStatus(items, userId, status), {
-        updatedAt: state.dataUpdatedAt,
-      });
+    if (data && state && 'items' in data) {
+      queryClient.setQueryData<DirectoryPage>(
+        queryKey,
+        { ...data, items: withStatus(data.items, userId, status) },
+        { updatedAt: state.dataUpdatedAt },
+      );
     }
   }
 }

@@ -1,17 +1,17 @@
 import { CACHE_MAX_AGE_MS, STORAGE_KEYS } from '@parley/domain/constants';
-import type { UserListItem } from '@parley/domain/people';
+import type { DirectoryItem, DirectoryPage } from '@parley/domain/people';
 import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
-import { fetchPeopleList, patchStatusInLists, peopleListQuery } from './api';
-import { discardsBeforeLoad, type PeopleKind, sortByName, withStatus } from './list-cache';
+import { FIRST_PEOPLE_PAGE, patchStatusInLists, peoplePageQuery } from './api';
+import { discardsBeforeLoad, type PeopleKind, withStatus } from './list-cache';
 
 // Spec §4 list cache, exercised the way a screen uses it: a list page mounting the real list query.
 
 const NOW = 1_800_000_000_000;
 
-function person(id: number, name: string, status: 0 | 1 = 1): UserListItem {
+function person(id: number, name: string, status: 0 | 1 = 1): DirectoryItem {
   const [firstName = '', lastName = ''] = name.split(' ');
   return {
     id,
@@ -25,8 +25,17 @@ function person(id: number, name: string, status: 0 | 1 = 1): UserListItem {
     statusIcon: status ? 'check_circle' : 'block',
     userTypeId: 3,
     invitation: 'pending',
+    related: [],
   };
 }
+
+/** A page of the directory as the server answers (decision 035). */
+const pageOf = (items: DirectoryItem[]): DirectoryPage => ({
+  items,
+  total: items.length,
+  page: 1,
+  pageSize: 10,
+});
 
 function signIn(isAdmin: boolean) {
   localStorage.setItem(STORAGE_KEYS.accessToken, 'tok');
@@ -44,7 +53,7 @@ beforeEach(() => {
   signIn(true);
   fetchMock = vi.fn<typeof fetch>(
     async () =>
-      new Response(JSON.stringify({ items: [person(2, 'Zed Zulu'), person(1, 'Amy Apple')] }), {
+      new Response(JSON.stringify(pageOf([person(1, 'Amy Apple'), person(2, 'Zed Zulu')])), {
         status: 200,
         headers: { 'Content-Type': 'application/json' },
       }),
@@ -60,14 +69,14 @@ afterEach(() => {
   reloadSession();
 });
 
-/** A list cached `age` ms ago, as a reload restores it. */
-function cached(kind: PeopleKind, items: UserListItem[], age: number) {
-  queryClient.setQueryData(peopleListQuery(kind).queryKey, items, { updatedAt: NOW - age });
+/** A list's first page cached `age` ms ago, as a reload restores it. */
+function cached(kind: PeopleKind, items: DirectoryItem[], age: number) {
+  queryClient.setQueryData(peoplePageQuery(kind).queryKey, pageOf(items), { updatedAt: NOW - age });
 }
 
 /** Opens the list screen: mounts the list query; resolves with the number of server fetches. */
 async function openList(kind: PeopleKind): Promise<number> {
-  const observer = new QueryObserver(queryClient, peopleListQuery(kind));
+  const observer = new QueryObserver(queryClient, peoplePageQuery(kind));
   const unsubscribe = observer.subscribe(() => {});
   await vi.waitFor(() => expect(observer.getCurrentResult().fetchStatus).toBe('idle'));
   unsubscribe();
@@ -78,14 +87,14 @@ describe('list cache rules (spec §4)', () => {
   it('does not refetch a list younger than 4 hours', async () => {
     cached('students', [person(1, 'Ada Lovelace')], CACHE_MAX_AGE_MS - 1);
     expect(await openList('students')).toBe(0);
-    expect(queryClient.getQueryData(peopleListQuery('students').queryKey)).toHaveLength(1);
+    expect(queryClient.getQueryData(peoplePageQuery('students').queryKey)?.items).toHaveLength(1);
   });
 
   it('refetches a list older than 4 hours (14,400,000 ms)', async () => {
     expect(CACHE_MAX_AGE_MS).toBe(14_400_000);
     cached('students', [person(1, 'Ada Lovelace')], CACHE_MAX_AGE_MS + 1);
     expect(await openList('students')).toBe(1);
-    expect(queryClient.getQueryData(peopleListQuery('students').queryKey)).toHaveLength(2);
+    expect(queryClient.getQueryData(peoplePageQuery('students').queryKey)?.items).toHaveLength(2);
   });
 
   it('fetches when nothing is cached', async () => {
@@ -106,7 +115,7 @@ describe('list cache rules (spec §4)', () => {
   it('refetches when forced (refresh button, pull-to-refresh), even a fresh list', async () => {
     cached('teachers', [person(1, 'Ada Lovelace')], 1000);
     expect(await openList('teachers')).toBe(0);
-    await queryClient.refetchQueries({ queryKey: peopleListQuery('teachers').queryKey });
+    await queryClient.refetchQueries({ queryKey: peoplePageQuery('teachers').queryKey });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -117,20 +126,9 @@ describe('list cache rules (spec §4)', () => {
     signIn(false);
     cached('parents', [person(1, 'Ada Lovelace')], 1000);
     expect(await openList('parents')).toBe(1);
-    expect(peopleListQuery('parents').meta).toBeUndefined();
+    expect(peoplePageQuery('parents').meta).toBeUndefined();
     signIn(true);
-    expect(peopleListQuery('parents').meta).toEqual({ persist: true });
-  });
-
-  it('keeps lists sorted by name, ignoring case and accents, equal names by id', () => {
-    const sorted = sortByName([
-      person(3, 'zoe Adams'),
-      person(2, 'Émile Zola'),
-      person(5, 'Ada Lovelace'),
-      person(4, 'Ada Lovelace'),
-      person(1, 'bob Brown'),
-    ]);
-    expect(sorted.map((item) => item.id)).toEqual([4, 5, 1, 2, 3]);
+    expect(peoplePageQuery('parents').meta).toEqual({ persist: true });
   });
 
   it('changes status, label and icon of one user on a status update', () => {
@@ -147,25 +145,37 @@ describe('list cache rules (spec §4)', () => {
 });
 
 describe('people list calls', () => {
-  it('fetches users/{kind} and sorts the list by name', async () => {
-    const items = await fetchPeopleList('teachers');
-    expect(items.map((item) => item.name)).toEqual(['Amy Apple', 'Zed Zulu']);
-    expect(String(fetchMock.mock.calls[0]?.[0 as never])).toBe('/api/users/teachers');
+  it('asks users/{kind} for the page, its search and its sort', async () => {
+    await queryClient.fetchQuery(peoplePageQuery('teachers'));
+    await queryClient.fetchQuery(
+      peoplePageQuery('parents', {
+        ...FIRST_PEOPLE_PAGE,
+        q: 'moss',
+        page: 3,
+        pageSize: 25,
+        sort: 'email',
+        dir: 'desc',
+      }),
+    );
+    expect(fetchMock.mock.calls.map((call) => String(call[0]))).toEqual([
+      '/api/users/teachers?q=&page=1&pageSize=10&sort=name&dir=asc',
+      '/api/users/parents?q=moss&page=3&pageSize=25&sort=email&dir=desc',
+    ]);
   });
 
   it('patches a status change into the cached lists, keeping their age', () => {
     cached('teachers', [person(1, 'Ada Lovelace'), person(2, 'Bob Brown')], 5000);
     cached('parents', [person(2, 'Bob Brown')], 1000);
     patchStatusInLists(2, 0);
-    const key = peopleListQuery('teachers').queryKey;
-    expect(queryClient.getQueryData(key)?.[1]).toMatchObject({
+    const key = peoplePageQuery('teachers').queryKey;
+    expect(queryClient.getQueryData(key)?.items[1]).toMatchObject({
       id: 2,
       status: 0,
       statusLabel: 'Inactive',
       statusIcon: 'block',
     });
     expect(queryClient.getQueryState(key)?.dataUpdatedAt).toBe(NOW - 5000);
-    expect(queryClient.getQueryData(peopleListQuery('parents').queryKey)?.[0]?.status).toBe(0);
+    expect(queryClient.getQueryData(peoplePageQuery('parents').queryKey)?.items[0]?.status).toBe(0);
   });
 });
 

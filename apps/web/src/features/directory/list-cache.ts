@@ -3,7 +3,7 @@ import { STATUS_ICONS, STATUS_LABELS } from '@parley/domain/people';
 // Spec §4 rules of the cached people lists (the cache itself, with its 4 hours, is lib/query-client):
 // - teachers and parents are refetched when their cached list is empty;
 // - for a non-admin the cached parents list is discarded before loading;
-// - lists are kept sorted by name;
+// - lists are sorted by name (on the server, decision 035);
 // - a status change updates status, label and icon in the cached lists.
 
 export const PEOPLE_KINDS = ['admins', 'teachers', 'parents', 'students'] as const;
@@ -15,13 +15,6 @@ export const REFETCH_WHEN_EMPTY: ReadonlySet<PeopleKind> = new Set<PeopleKind>([
 /** Spec §4: for a non-admin user the cached parents list is discarded before loading. */
 export function discardsBeforeLoad(kind: PeopleKind, isAdmin: boolean): boolean {
   return kind === 'parents' && !isAdmin;
-}
-
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-
-/** Sorted by name (case and accents ignored), then by id so equal names keep a fixed order. */
-export function sortByName<T extends { name: string; id: number }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id);
 }
 
 type StatusFields = { id: number; status: number; statusLabel: string; statusIcon: string };

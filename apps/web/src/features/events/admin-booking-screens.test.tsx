@@ -6,6 +6,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { reloadSession } from '../../lib/session';
+import { EVENTS_TEXT } from '../../lib/ui-text';
 import { renderAt } from '../../test-support/render-app';
 import {
   adminUser,
@@ -15,9 +16,11 @@ import {
   siteConfig,
   stubFetch,
 } from '../../test-support/screen-fixtures';
+import { ADMIN_BOOKING_TEXT } from './admin-booking';
 import {
   booking,
   bookingsAnswer,
+  directoryAnswer,
   eventDetail,
   graduation,
   graduationSlots,
@@ -117,16 +120,20 @@ beforeEach(() => {
     '/api/events/recipient-counts': () => json(200, recipientCountsAnswer(recipientList)),
     '/api/events/bookings': (url) => json(200, bookingsAnswer(bookingList, url)),
     '/api/events/slots': (url) => json(200, slotsAnswer(slotList, url)),
-    '/api/events/get-all-parents': () =>
-      json(200, {
-        items: [
-          { id: 40, name: 'Ann Day', email: 'ann@hill.test' },
-          { id: 41, name: 'Ben Fox', email: 'ben@hill.test' },
-          { id: 42, name: 'Ada Zed', email: 'ada@hill.test' },
-        ],
-      }),
-    '/api/events/get-all-students': () =>
-      json(200, { items: [{ id: 60, name: 'Cal Lee', email: 'cal@hill.test' }] }),
+    '/api/users/parents': (url) =>
+      json(
+        200,
+        directoryAnswer(
+          [
+            { id: 40, name: 'Ann Day', email: 'ann@hill.test' },
+            { id: 41, name: 'Ben Fox', email: 'ben@hill.test' },
+            { id: 42, name: 'Ada Zed', email: 'ada@hill.test' },
+          ],
+          url,
+        ),
+      ),
+    '/api/users/students': (url) =>
+      json(200, directoryAnswer([{ id: 60, name: 'Cal Lee', email: 'cal@hill.test' }], url)),
   };
   stubFetch(
     (path) => routes[path],
@@ -364,6 +371,21 @@ describe('book for a family', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Book for a family' })).toBeNull());
   });
 
+  it('offers the school’s other parents the directory finds for what is typed (decision 035)', async () => {
+    await openPage();
+    fireEvent.click(screen.getByRole('button', { name: 'Book for a family' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Book for a family' });
+    const parent = within(dialog).getByRole('combobox', { name: /^Parent/ });
+    parent.focus(); // as a person typing: the picker keeps the text of a focused field
+    fireEvent.change(parent, { target: { value: 'zed' } });
+    await waitFor(() =>
+      expect(requests.map((request) => request.path)).toContain('/api/users/parents?q=zed&pageSize=25'),
+    );
+    const option = await screen.findByRole('option', { name: /Ada Zed/ });
+    expect(option.closest('ul')?.parentElement?.textContent).toContain(ADMIN_BOOKING_TEXT.otherParents);
+    expect(requests.some((request) => request.path.startsWith('/api/events/get-all'))).toBe(false);
+  });
+
   it('graduation: a student, a slot with places, guests and gown; a 409 stays open in red', async () => {
     routes['/api/events/update-slot-by-admin'] = () =>
       json(409, { message: 'That time overlaps another appointment for you or your child.' });
@@ -443,5 +465,30 @@ describe('recipients: not booked yet', () => {
     await openPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Not booked yet (0 families)' }));
     expect(await screen.findByText('Everyone on the list has booked.')).toBeTruthy();
+  });
+});
+
+describe('recipients: pick people (decision 035)', () => {
+  it('finds parents and students by what is typed, and previews adding the ones picked', async () => {
+    routes['/api/events/add-recipients'] = () =>
+      json(200, { toAdd: [], alreadyAdded: [], added: 0, message: '' });
+    await openPage();
+    fireEvent.click(await screen.findByRole('button', { name: EVENTS_TEXT.pickPeople }));
+    const dialog = await screen.findByRole('dialog', { name: EVENTS_TEXT.pickPeople });
+    const picker = within(dialog).getByRole('combobox', { name: EVENTS_TEXT.pickLabel });
+    picker.focus(); // as a person typing: the picker keeps the text of a focused field
+    fireEvent.change(picker, { target: { value: 'cal' } });
+    await waitFor(() =>
+      expect(requests.map((request) => request.path)).toContain('/api/users/students?q=cal&pageSize=25'),
+    );
+    expect(requests.map((request) => request.path)).toContain('/api/users/parents?q=cal&pageSize=25');
+    fireEvent.click(await screen.findByRole('option', { name: /Cal Lee/ }));
+    expect(screen.queryByRole('option', { name: /Ann Day/ })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: EVENTS_TEXT.preview }));
+    await waitFor(() =>
+      expect(requests.some((request) => request.path.startsWith('/api/events/add-recipients'))).toBe(true),
+    );
+    const sent = requests.find((request) => request.path.startsWith('/api/events/add-recipients'));
+    expect(JSON.parse(String(sent?.init.body))).toEqual({ userIds: [60] });
   });
 });

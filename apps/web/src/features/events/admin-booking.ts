@@ -65,10 +65,6 @@ export const ADMIN_BOOKING_TEXT = {
   bookingsFailed: 'Could not load the bookings. Try again in a moment.',
   findingTimes: 'Finding the free times…',
   searchBookings: 'Search by name',
-  pageRange: (from: number, to: number, total: number) =>
-    `${from.toLocaleString('en-GB')}–${to.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')}`,
-  previousPage: 'Previous page',
-  nextPage: 'Next page',
 } as const;
 
 export const isLive = (booking: Pick<BookingItem, 'status'>) => booking.status === 'booked';

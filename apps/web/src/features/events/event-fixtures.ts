@@ -84,6 +84,13 @@ export function recipientsAnswer(list: readonly RecipientItem[], url: URL): Reci
   };
 }
 
+/** users/{kind}?q&pageSize as the directory answers a picker: those whose name or email holds q. */
+export function directoryAnswer(list: ReadonlyArray<{ id: number; name: string; email: string }>, url: URL) {
+  const q = (url.searchParams.get('q') ?? '').trim().toLowerCase();
+  const items = list.filter((item) => `${item.name} ${item.email}`.toLowerCase().includes(q));
+  return { items, total: items.length, page: 1, pageSize: Number(url.searchParams.get('pageSize') ?? 10) };
+}
+
 /** events/recipient-counts over a list. */
 export const recipientCountsAnswer = (list: readonly RecipientItem[]): RecipientCounts => ({
   people: list.length,

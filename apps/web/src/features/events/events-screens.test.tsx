@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EVENTS_TEXT } from '../../lib/ui-text';
 import { json, type RecordedRequest, stubFetch } from '../../test-support/screen-fixtures';
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
 import { defaultEventTypeId, EventFormDialog } from './components/event-form-dialog';
@@ -166,6 +167,46 @@ describe('section dialog (spec §4)', () => {
     fireEvent.change(start, { target: { value: '4pm' } });
     fireEvent.blur(start);
     await waitFor(() => expect(start.value).toBe('4pm'));
+  });
+});
+
+describe('section dialog: teachers found by the server (decision 035)', () => {
+  const person = (id: number, name: string) => ({ id, name, email: `${id}@hill.test` });
+  const teachersAnswer = (url: URL) => {
+    const q = url.searchParams.get('q') ?? '';
+    const all = [person(1, 'Ann Able'), person(2, 'Bea Best'), person(3, 'Cy Anders')];
+    const items = all.filter((teacher) => teacher.name.toLowerCase().includes(q.toLowerCase()));
+    return json(200, { items, total: items.length, page: 1, pageSize: 25 });
+  };
+
+  it('asks for the teachers whose name holds what is typed, and adds the one chosen', async () => {
+    const requests: RecordedRequest[] = [];
+    stubFetch(
+      (path) => (path === '/api/users/teachers' ? teachersAnswer : undefined),
+      () => requests,
+    );
+    wrap(<SectionDialog event={eventDetail()} section={null} open onClose={() => {}} />);
+    const picker = await screen.findByRole('combobox', { name: EVENTS_TEXT.teachers });
+    picker.focus(); // as a person typing: the picker keeps the text of a focused field
+    fireEvent.change(picker, { target: { value: 'and' } });
+    await waitFor(() =>
+      expect(requests.map((request) => request.path)).toContain('/api/users/teachers?q=and&pageSize=25'),
+    );
+    fireEvent.click(await screen.findByRole('option', { name: 'Cy Anders' }));
+    expect(screen.queryByRole('option', { name: 'Ann Able' })).toBeNull();
+    expect(await screen.findByText(`${EVENTS_TEXT.teachersHelp} (1)`)).toBeTruthy();
+  });
+
+  it('says so when the school has no teachers at all', async () => {
+    stubFetch(
+      (path) =>
+        path === '/api/users/teachers'
+          ? () => json(200, { items: [], total: 0, page: 1, pageSize: 25 })
+          : undefined,
+      () => [],
+    );
+    wrap(<SectionDialog event={eventDetail()} section={null} open onClose={() => {}} />);
+    expect(await screen.findByText(EVENTS_TEXT.noTeachers)).toBeTruthy();
   });
 });
 

@@ -334,8 +334,8 @@ describe('door page: manual check-in', () => {
 
 describe('event page: the way to the door', () => {
   beforeEach(() => {
-    routes['/api/events/get-all-parents'] = () => json(200, { items: [] });
-    routes['/api/events/get-all-students'] = () => json(200, { items: [] });
+    routes['/api/users/parents'] = () => json(200, { items: [], total: 0, page: 1, pageSize: 25 });
+    routes['/api/users/students'] = () => json(200, { items: [], total: 0, page: 1, pageSize: 25 });
   });
 
   it('a ticketed event links to its door page; a parent-teacher evening does not', async () => {

@@ -6,18 +6,20 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { UserListItem } from '@parley/domain/people';
+import { DIRECTORY_SORTS, type DirectoryItem, type DirectorySort } from '@parley/domain/people';
 import { routeTo } from '@parley/domain/routes';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { DataList } from '../../../components/data-list';
-import type { DataColumn } from '../../../components/data-list-types';
+import type { DataColumn, ListRequest } from '../../../components/data-list-types';
+import { FIRST_REQUEST } from '../../../components/data-table';
 import { PageHeading } from '../../../components/page-heading';
 import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { PEOPLE_TEXT } from '../../../lib/ui-text';
-import { peopleListQuery, subjectsQuery } from '../api';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
+import { type PeoplePageRequest, peoplePageQuery } from '../api';
 import type { PeopleKind } from '../list-cache';
 import { InvitationChip, StatusChip } from './person-chips';
 import { PersonCreateDialog } from './person-create-dialog';
@@ -42,34 +44,31 @@ const RELATED_LABEL: Partial<Record<PeopleKind, string>> = {
   students: PEOPLE_TEXT.columns.parents,
 };
 
-function useRelatedNames(kind: PeopleKind): (row: UserListItem) => string[] {
-  const subjects = useQuery({ ...subjectsQuery, enabled: kind === 'teachers' });
-  const students = useQuery({ ...peopleListQuery('students'), enabled: kind === 'parents' });
-  const parents = useQuery({ ...peopleListQuery('parents'), enabled: kind === 'students' });
-  return useMemo(() => {
-    const source =
-      kind === 'teachers'
-        ? subjects.data
-        : kind === 'parents'
-          ? students.data
-          : kind === 'students'
-            ? parents.data
-            : [];
-    const names = new Map((source ?? []).map((item) => [item.id, item.name]));
-    return (row: UserListItem) => {
-      const ids =
-        (kind === 'teachers' ? row.subjectIds : kind === 'parents' ? row.studentIds : row.parentIds) ?? [];
-      return ids.map((id) => names.get(id) ?? `#${id}`);
-    };
-  }, [kind, subjects.data, students.data, parents.data]);
+/** The table's request as the server reads it: pages from 1, a sort it knows (else by name). */
+function pageRequest(request: ListRequest, q: string): PeoplePageRequest {
+  const sort = (DIRECTORY_SORTS as readonly string[]).includes(request.sort.key)
+    ? (request.sort.key as DirectorySort)
+    : 'name';
+  return {
+    q: q.trim(),
+    page: request.page + 1,
+    pageSize: request.pageSize,
+    sort,
+    dir: request.sort.direction,
+  };
 }
 
 /** /admins, /teachers, /parents, /students: the list pattern with an add dialog. */
 export function PeopleListPage({ kind }: { kind: PeopleKind }) {
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const list = useQuery(peopleListQuery(kind));
-  const relatedNames = useRelatedNames(kind);
+  const [request, setRequest] = useState(FIRST_REQUEST);
+  // What is typed shows at once; the server is asked once typing pauses, the page shown kept meanwhile.
+  const q = useDebouncedValue(request.query, SEARCH_DEBOUNCE_MS);
+  const list = useQuery({
+    ...peoplePageQuery(kind, pageRequest(request, q)),
+    placeholderData: keepPreviousData,
+  });
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
@@ -77,14 +76,13 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
   }, [list.isError, list.error, showSnackbar]);
 
   const relatedLabel = RELATED_LABEL[kind];
-  const columns = useMemo<DataColumn<UserListItem>[]>(() => {
-    const all: Array<DataColumn<UserListItem> | null> = [
+  const columns = useMemo<DataColumn<DirectoryItem>[]>(() => {
+    const all: Array<DataColumn<DirectoryItem> | null> = [
       {
         key: 'status',
         label: PEOPLE_TEXT.columns.status,
         render: (row) => <StatusChip person={row} />,
         sortValue: (row) => row.statusLabel,
-        searchText: (row) => row.statusLabel,
         width: 120,
       },
       {
@@ -96,22 +94,18 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
           </Link>
         ),
         sortValue: (row) => row.name,
-        searchText: (row) => `${row.title ?? ''} ${row.name}`,
       },
       {
         key: 'email',
         label: PEOPLE_TEXT.columns.email,
         render: (row) => row.email,
         sortValue: (row) => row.email,
-        searchText: (row) => row.email,
       },
       relatedLabel
         ? {
             key: 'related',
             label: relatedLabel,
-            render: (row) => relatedNames(row).join(', ') || '—',
-            sortValue: (row) => relatedNames(row).join(', '),
-            searchText: (row) => relatedNames(row).join(' '),
+            render: (row) => row.related.join(', ') || '—',
           }
         : null,
       {
@@ -119,7 +113,6 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
         label: PEOPLE_TEXT.columns.invitation,
         render: (row) => <InvitationChip invitation={row.invitation} />,
         sortValue: (row) => row.invitation,
-        searchText: (row) => (row.invitation === 'accepted' ? PEOPLE_TEXT.accepted : PEOPLE_TEXT.pending),
         width: 140,
       },
       {
@@ -141,10 +134,10 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
         ),
       },
     ];
-    return all.filter((column): column is DataColumn<UserListItem> => column !== null);
-  }, [kind, relatedLabel, relatedNames]);
+    return all.filter((column): column is DataColumn<DirectoryItem> => column !== null);
+  }, [kind, relatedLabel]);
 
-  const nameOf = useCallback((row: UserListItem) => row.name, []);
+  const nameOf = useCallback((row: DirectoryItem) => row.name, []);
   const bulkRoute =
     kind === 'teachers'
       ? routeTo('teachers.bulkadd')
@@ -157,7 +150,8 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
       <PageHeading>{PEOPLE_TEXT.titles[kind]}</PageHeading>
       <DataList
         label={PEOPLE_TEXT.titles[kind]}
-        rows={list.data ?? (list.isError ? [] : undefined)}
+        rows={list.data?.items ?? (list.isError ? [] : undefined)}
+        server={{ request, onRequest: setRequest, total: list.data?.total ?? 0 }}
         columns={columns}
         rowKey={(row) => row.id}
         nameOf={nameOf}
@@ -187,9 +181,7 @@ export function PeopleListPage({ kind }: { kind: PeopleKind }) {
               {row.email}
             </Typography>
             {relatedLabel ? (
-              <Typography variant="body2">
-                {`${relatedLabel}: ${relatedNames(row).join(', ') || '—'}`}
-              </Typography>
+              <Typography variant="body2">{`${relatedLabel}: ${row.related.join(', ') || '—'}`}</Typography>
             ) : null}
             <div>
               <InvitationChip invitation={row.invitation} />

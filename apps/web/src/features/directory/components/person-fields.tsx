@@ -5,11 +5,12 @@ import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useFormContext } from 'react-hook-form';
 import { FormTextField } from '../../../components/form-text-field';
-import { IdMultiSelect, type IdOption } from '../../../components/id-multi-select';
+import { IdMultiSelect } from '../../../components/id-multi-select';
 import { PEOPLE_TEXT } from '../../../lib/ui-text';
-import { peopleListQuery, subjectsQuery } from '../api';
+import { type PersonRef, subjectsQuery } from '../api';
 import type { PeopleKind } from '../list-cache';
 import type { FormMode, PersonFormValues } from '../person-form';
+import { PeoplePicker } from './people-picker';
 import { StudiesFields } from './studies-fields';
 
 type Props = {
@@ -17,16 +18,12 @@ type Props = {
   mode: FormMode;
   /** Shown read-only where the email cannot be changed (an admin's). */
   readOnlyEmail?: string;
+  /** An edited parent's children or student's parents: their names, before any search. */
+  linked?: readonly PersonRef[];
 };
 
-const toOption = (person: { id: number; name: string; email: string }): IdOption => ({
-  id: person.id,
-  label: person.name,
-  secondary: person.email,
-});
-
 /** The fields of a person form (inside a react-hook-form FormProvider), by list and mode. */
-export function PersonFields({ kind, mode, readOnlyEmail }: Props) {
+export function PersonFields({ kind, mode, readOnlyEmail, linked }: Props) {
   const {
     register,
     control,
@@ -34,8 +31,6 @@ export function PersonFields({ kind, mode, readOnlyEmail }: Props) {
   } = useFormContext<PersonFormValues>();
   const withTitle = kind === 'teachers' || kind === 'parents' || (kind === 'admins' && mode === 'edit');
   const subjects = useQuery({ ...subjectsQuery, enabled: kind === 'teachers' || kind === 'students' });
-  const students = useQuery({ ...peopleListQuery('students'), enabled: kind === 'parents' });
-  const parents = useQuery({ ...peopleListQuery('parents'), enabled: kind === 'students' });
   const subjectOptions = (subjects.data ?? []).map((subject) => ({ id: subject.id, label: subject.name }));
 
   return (
@@ -100,13 +95,13 @@ export function PersonFields({ kind, mode, readOnlyEmail }: Props) {
           control={control}
           name="studentIds"
           render={({ field, fieldState }) => (
-            <IdMultiSelect
+            <PeoplePicker
+              kind="students"
               label={PEOPLE_TEXT.children}
-              options={(students.data ?? []).map(toOption)}
+              linked={linked}
               value={field.value ?? []}
               onChange={field.onChange}
               onBlur={field.onBlur}
-              loading={students.isPending}
               noOptionsText={PEOPLE_TEXT.noStudents}
               error={fieldState.error?.message}
             />
@@ -119,13 +114,13 @@ export function PersonFields({ kind, mode, readOnlyEmail }: Props) {
             control={control}
             name="parentIds"
             render={({ field, fieldState }) => (
-              <IdMultiSelect
+              <PeoplePicker
+                kind="parents"
                 label={PEOPLE_TEXT.parents}
-                options={(parents.data ?? []).map(toOption)}
+                linked={linked}
                 value={field.value ?? []}
                 onChange={field.onChange}
                 onBlur={field.onBlur}
-                loading={parents.isPending}
                 noOptionsText={PEOPLE_TEXT.noParents}
                 error={fieldState.error?.message}
               />

@@ -198,7 +198,12 @@ function PersonEditForm({ kind, person }: { kind: PeopleKind; person: PersonDeta
         <FormAlert
           lines={mutation.isError ? alertLines(mutation.error, fields, PEOPLE_TEXT.saveFailed) : []}
         />
-        <PersonFields kind={kind} mode="edit" readOnlyEmail={kind === 'admins' ? person.email : undefined} />
+        <PersonFields
+          kind={kind}
+          mode="edit"
+          readOnlyEmail={kind === 'admins' ? person.email : undefined}
+          linked={kind === 'parents' ? person.children : person.parents}
+        />
         <Box sx={{ mt: 2, display: 'flex', justifyContent: 'flex-end' }}>
           <Button type="submit" variant="contained" disabled={!isValid || !isDirty || mutation.isPending}>
             {PEOPLE_TEXT.save}

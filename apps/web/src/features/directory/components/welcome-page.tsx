@@ -13,7 +13,7 @@ import { Link as RouterLink } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { WELCOME_TEXT } from '../../../lib/ui-text';
 import { eventsQuery } from '../../events/api';
-import { peopleListQuery, subjectsQuery } from '../api';
+import { peoplePageQuery, subjectsQuery } from '../api';
 
 export type WelcomeStep = {
   key: 'subjects' | 'teachers' | 'families' | 'event';
@@ -54,14 +54,15 @@ export function welcomeSteps(counts: {
 /** /welcome: the admin's onboarding checklist, subjects → teachers → families → first event. */
 export function WelcomePage() {
   const subjects = useQuery(subjectsQuery);
-  const teachers = useQuery(peopleListQuery('teachers'));
-  const students = useQuery(peopleListQuery('students'));
+  // How many there are: the first page's total (decision 035), not the whole list.
+  const teachers = useQuery(peoplePageQuery('teachers'));
+  const students = useQuery(peoplePageQuery('students'));
   // Issue 36: the fourth step read "not available yet" (written before events existed) and never ticked.
   const events = useQuery(eventsQuery);
   const steps = welcomeSteps({
     subjects: subjects.data?.length,
-    teachers: teachers.data?.length,
-    students: students.data?.length,
+    teachers: teachers.data?.total,
+    students: students.data?.total,
     events: events.data?.events.length,
   });
   const done = steps.filter((step) => step.done).length;

@@ -34,7 +34,7 @@ import {
   ADMIN_BOOKING_TEXT as T,
   teacherOptions,
 } from '../admin-booking';
-import { allPeopleQuery, familyPersonQuery, recipientsQuery, updateSlotByAdmin } from '../api';
+import { familyPersonQuery, peopleSearchQuery, recipientsQuery, updateSlotByAdmin } from '../api';
 import { useBookingChange } from './booking-actions';
 import { useSlotColumns } from './use-slot-columns';
 
@@ -101,8 +101,6 @@ export function BookForFamilyDialog({
   const teacherId = watch('teacherId');
   const slotId = watch('slotId');
 
-  const parents = useQuery({ ...allPeopleQuery('parents'), enabled: open });
-  const students = useQuery({ ...allPeopleQuery('students'), enabled: open && withStudents });
   const parentId = person?.role === 'parent' ? person.id : 0;
   const parent = useQuery({ ...familyPersonQuery('parents', parentId), enabled: open && parentId > 0 });
   const childId = Number(studentId) || 0;
@@ -121,8 +119,11 @@ export function BookForFamilyDialog({
     ...recipientsQuery(event.id, { q: search, notBooked: 0, page: 1 }),
     enabled: open,
   });
+  // Then the school's other parents (and students) matching it: never the whole directory.
+  const parents = useQuery({ ...peopleSearchQuery('parents', search), enabled: open });
+  const students = useQuery({ ...peopleSearchQuery('students', search), enabled: open && withStudents });
   const people = useMemo(
-    () => familyOptions(group, invited.data?.items ?? [], parents.data, students.data),
+    () => familyOptions(group, invited.data?.items ?? [], parents.data?.items, students.data?.items),
     [group, invited.data, parents.data, students.data],
   );
   const children = parent.data?.children ?? [];

@@ -19,6 +19,7 @@ import type { BookingItem, EventDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Pager } from '../../../components/pager';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { useIsMobile } from '../../../components/use-is-mobile';
@@ -37,7 +38,6 @@ import { confirmBooking, downloadBookings, eventBookingsQuery, removeBooking } f
 import { BookForFamilyDialog } from './book-for-family-dialog';
 import { BookingMenu, MoveBookingDialog, useBookingChange } from './booking-actions';
 import { ListSearch } from './list-search';
-import { Pager } from './pager';
 
 function StatusChips({ booking, confirmed }: { booking: BookingItem; confirmed: boolean }) {
   const live = isLive(booking);

@@ -31,6 +31,7 @@ import type {
 } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { Pager } from '../../../components/pager';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
@@ -41,15 +42,14 @@ import { ADMIN_BOOKING_TEXT } from '../admin-booking';
 import {
   addRecipients,
   afterEventChange,
-  allPeopleQuery,
   type PersonRef,
+  peopleSearchQuery,
   type RecipientsPreview,
   recipientCountsQuery,
   recipientsQuery,
   removeRecipient,
   sendToOne,
 } from '../api';
-import { Pager } from './pager';
 
 type Pending = { body: AddRecipientsRequest; preview: RecipientsPreview };
 
@@ -63,13 +63,16 @@ function PickPeopleDialog({
   onPreview: (ids: number[]) => void;
 }) {
   const titleId = useId();
-  const parents = useQuery({ ...allPeopleQuery('parents'), enabled: open });
-  const students = useQuery({ ...allPeopleQuery('students'), enabled: open });
+  // The school's parents and students whose name or email holds what is typed (decision 035).
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const parents = useQuery({ ...peopleSearchQuery('parents', search), enabled: open });
+  const students = useQuery({ ...peopleSearchQuery('students', search), enabled: open });
   const [picked, setPicked] = useState<Array<PersonRef & { role: string }>>([]);
   const options = useMemo(
     () => [
-      ...(parents.data ?? []).map((person) => ({ ...person, role: EVENTS_TEXT.parent })),
-      ...(students.data ?? []).map((person) => ({ ...person, role: EVENTS_TEXT.student })),
+      ...(parents.data?.items ?? []).map((person) => ({ ...person, role: EVENTS_TEXT.parent })),
+      ...(students.data?.items ?? []).map((person) => ({ ...person, role: EVENTS_TEXT.student })),
     ],
     [parents.data, students.data],
   );
@@ -86,7 +89,9 @@ function PickPeopleDialog({
         <Autocomplete
           multiple
           options={options}
-          loading={parents.isLoading || students.isLoading}
+          loading={parents.isFetching || students.isFetching}
+          filterOptions={(found) => found}
+          onInputChange={(_event, text) => setTyped(text)}
           groupBy={(option) => option.role}
           getOptionLabel={(option) => `${option.name} (${option.email})`}
           isOptionEqualToValue={(a, b) => a.id === b.id}

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import type { EventDetail, SectionDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 // Times are typed on the school's 24-hour clock, not the browser's locale-bound picker (decision 020).
 import { CLOCK_INPUT, CLOCK_REGISTRATION } from '../../../components/clock-time';
@@ -25,8 +25,9 @@ import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useFormOnOpen } from '../../../lib/use-form-on-open';
-import { afterEventChange, createSection, type PersonRef, teachersQuery, updateSection } from '../api';
+import { afterEventChange, createSection, type PersonRef, peopleSearchQuery, updateSection } from '../api';
 import { type SectionValues, sectionBody, sectionResolver, sectionValues } from '../section-form';
 import { useConfirmedChange } from './affected-bookings-dialog';
 
@@ -139,7 +140,10 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
   const isMobile = useIsMobile();
   const showSnackbar = useSnackbar();
   const withTeachers = event.eventTypeGroupInt === EVENT_GROUPS.parentTeacher;
-  const teachers = useQuery({ ...teachersQuery, enabled: open && withTeachers });
+  // A district has hundreds of teachers: the server finds those whose name holds what is typed.
+  const [teacherText, setTeacherText] = useState('');
+  const teacherQ = useDebouncedValue(teacherText.trim(), SEARCH_DEBOUNCE_MS);
+  const teachers = useQuery({ ...peopleSearchQuery('teachers', teacherQ), enabled: open && withTeachers });
   const { attempt, dialog } = useConfirmedChange();
   const resolver = useMemo(() => sectionResolver(event), [event]);
   const {
@@ -168,8 +172,12 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
     return done;
   });
 
-  const chosenIds = new Set(chosen.fields.map((field) => field.teacherId));
-  const options = teachers.data ?? [];
+  const options = teachers.data?.items ?? [];
+  // The same array while the choice stands: a new one would read as a new value and clear what is typed.
+  const chosenPeople = useMemo(
+    () => chosen.fields.map((field): PersonRef => ({ id: field.teacherId, name: field.name, email: '' })),
+    [chosen.fields],
+  );
 
   return (
     <Dialog
@@ -220,19 +228,22 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
           {withTeachers ? (
             <Stack spacing={1} sx={{ mt: 1 }}>
               <Typography sx={{ fontWeight: 600 }}>{EVENTS_TEXT.teachers}</Typography>
-              {teachers.isSuccess && options.length === 0 ? (
+              {teachers.isSuccess && teacherQ === '' && teachers.data.total === 0 ? (
                 <Alert severity="info">{EVENTS_TEXT.noTeachers}</Alert>
               ) : (
                 <Autocomplete<PersonRef, true>
                   multiple
                   options={options}
-                  loading={teachers.isLoading}
-                  value={options.filter((option) => chosenIds.has(option.id))}
+                  loading={teachers.isFetching}
+                  value={chosenPeople}
                   getOptionLabel={(option) => option.name}
                   isOptionEqualToValue={(a, b) => a.id === b.id}
+                  filterOptions={(found) => found}
+                  onInputChange={(_event, text) => setTeacherText(text)}
                   renderValue={() => null}
                   disableCloseOnSelect
                   onChange={(_event, next) => {
+                    const chosenIds = new Set(chosen.fields.map((field) => field.teacherId));
                     const nextIds = new Set(next.map((person) => person.id));
                     const dropped = chosen.fields.flatMap((field, index) =>
                       nextIds.has(field.teacherId) ? [] : [index],

@@ -15,13 +15,13 @@ import type { EventDetail, SectionDetail } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Pager } from '../../../components/pager';
 import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
 import { afterEventChange, deleteSection, eventSlotsQuery } from '../api';
 import { useConfirmedChange } from './affected-bookings-dialog';
 import { ListSearch } from './list-search';
-import { Pager } from './pager';
 import { SectionDialog } from './section-dialog';
 import { SlotGrid } from './slot-grid';
 

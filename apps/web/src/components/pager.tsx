@@ -1,7 +1,7 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ADMIN_BOOKING_TEXT } from '../admin-booking';
+import { LIST_TEXT } from '../lib/ui-text';
 
 /** "51–100 of 20,000" with the pages before and after (a long list comes a page at a time). */
 export function Pager(props: {
@@ -16,13 +16,13 @@ export function Pager(props: {
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end', mt: 1 }}>
       <Typography variant="body2" color="text.secondary" aria-live="polite">
-        {ADMIN_BOOKING_TEXT.pageRange(from, to, total)}
+        {LIST_TEXT.pageRange(from, to, total)}
       </Typography>
       <Button size="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {ADMIN_BOOKING_TEXT.previousPage}
+        {LIST_TEXT.previousPage}
       </Button>
       <Button size="small" disabled={to >= total} onClick={() => onPage(page + 1)}>
-        {ADMIN_BOOKING_TEXT.nextPage}
+        {LIST_TEXT.nextPage}
       </Button>
     </Stack>
   );
