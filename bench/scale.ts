@@ -16,9 +16,11 @@
 // Goals at the huge size, printed as met or missed, not enforced: every interactive call p95 < 300 ms and
 // a body < 1 MB; a download (the CSV) streamed as it is made, whatever its size. It creates its own database (parley_bench_<random>) and drops it at the end, also on
 // failure; it exits non-zero only on a wrong answer (a non-2xx).
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -362,15 +364,27 @@ function callsOf(school: School): Call[] {
   ];
 }
 
+/** One call as a family or the admin makes it. */
+const sendCall = (agent: http.Agent, port: number, school: School, item: Call) =>
+  item.once
+    ? request(agent, port, school.admin, 'POST', item.path, {
+        messageTypeName: 'reminder',
+        audience: 'notBooked',
+      })
+    : request(agent, port, school[item.token], 'GET', item.path);
+
+/** The high-water mark of a process's resident memory, in MB (Linux). */
+function peakRssMb(pid: number | undefined): number | undefined {
+  const peak =
+    pid === undefined
+      ? undefined
+      : /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return peak === undefined ? undefined : Math.round(Number(peak) / 1024);
+}
+
 async function measure(server: ForkedServer, database: string, school: School, item: Call): Promise<Row> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const send = () =>
-    item.once
-      ? request(agent, server.port, school.admin, 'POST', item.path, {
-          messageTypeName: 'reminder',
-          audience: 'notBooked',
-        })
-      : request(agent, server.port, school[item.token], 'GET', item.path);
+  const send = () => sendCall(agent, server.port, school, item);
   const runs = item.once ? 1 : RUNS;
   let status = 200;
   for (let i = 0; i < (item.once ? 0 : WARM_UP); i++) status = Math.max(status, (await send()).status);
@@ -478,13 +492,19 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
       `goals (huge size: interactive p95 < ${GOAL.p95Ms} ms and < 1 MB): ${missed.length === 0 ? 'met' : `missed by ${missed.map((row) => row.name).join(', ')}`}` +
         (SCALE === 'huge' ? '' : ` (at ${SCALE}, for information)`),
     );
-    // The server's peak resident memory over the whole run (Linux: the process's high-water mark).
-    const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1];
-    const peakMb = peak === undefined ? undefined : Math.round(Number(peak) / 1024);
+    // The server's peak resident memory over the whole run (Linux: the process's high-water mark). The
+    // bench's server runs from TypeScript with the bench loaded and no page renderer; the goal is the
+    // production build's, as `npm run build` makes it and the Dockerfile starts it, renderer included.
     console.log(
-      `server peak RSS: ${peakMb ?? 'unknown'} MB (goal at the huge size < ${GOAL.rssMb} MB: ${
-        peakMb === undefined ? 'not measured' : peakMb < GOAL.rssMb ? 'met' : 'missed'
-      })`,
+      `bench server (tsx, no page renderer) peak RSS: ${peakRssMb(server.child.pid) ?? 'unknown'} MB`,
+    );
+    const production = await productionPeakRss(databaseUrl, school);
+    console.log(
+      production === undefined
+        ? 'production build peak RSS: not measured (no apps/server/dist/main.js: run npm run build first)'
+        : `production build peak RSS, the same calls: ${production} MB (goal at the huge size < ${GOAL.rssMb} MB: ${
+            production < GOAL.rssMb ? 'met' : 'missed'
+          })`,
     );
     if (wrong.length > 0) {
       console.log(`wrong answers: ${wrong.join(', ')}`);
@@ -492,6 +512,65 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
     }
   } finally {
     await stopServers(servers.map((server) => server.child));
+  }
+}
+
+/** A port nothing listens on now, from the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** The image's NODE_OPTIONS (its heap ceiling, decision 036), read from the Dockerfile's runtime stage. */
+const IMAGE_NODE_OPTIONS =
+  /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))?.[1] ??
+  '';
+
+/**
+ * The production build on the same database, started as the Dockerfile starts it (its NODE_OPTIONS, the
+ * mail worker on the dev mailbox, the page renderer warmed): every call again, as many times, then its peak
+ * resident memory.
+ */
+async function productionPeakRss(databaseUrl: string, school: School): Promise<number | undefined> {
+  const main = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
+  if (!existsSync(main)) return undefined;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: IMAGE_NODE_OPTIONS,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let tries = 0; ; tries++) {
+      const ready = await fetch(`http://127.0.0.1:${port}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) break;
+      if (tries > 600 || child.exitCode !== null) throw new Error('the production build did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const item of callsOf(school))
+      for (let i = 0; i < (item.once ? 1 : WARM_UP + RUNS); i++) await sendCall(agent, port, school, item);
+    agent.destroy();
+    return peakRssMb(child.pid);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
   }
 }
 
