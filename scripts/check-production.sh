@@ -27,7 +27,9 @@ cp -r apps/web/dist "$work/apps/web/dist"
 cp scripts/start.mjs "$work/scripts/start.mjs"
 
 port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-export NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" DATABASE_URL= \
+# The image's own NODE_OPTIONS (its heap ceiling, decision 036), as its runtime stage sets them.
+node_options="$(sed -n 's/^ENV .*NODE_OPTIONS=\([^ ]*\).*/\1/p' Dockerfile)"
+export NODE_OPTIONS="$node_options" NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" DATABASE_URL= \
   SMTP_URL=smtp://127.0.0.1:9 DATA_ENCRYPTION_KEY="$(node -e "console.log(require('crypto').randomBytes(32).toString('base64'))")" \
   LOG_LEVEL=warn
 (cd "$work" && exec node scripts/start.mjs) &
