@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -141,6 +142,10 @@ export function DataTable<T>({
           </Button>
         ) : null}
       </Stack>
+      {/* While another page or search loads, the rows shown are the last ones: a bar says more is coming. */}
+      <Box sx={{ height: 4 }}>
+        {refreshing && rows !== undefined ? <LinearProgress aria-label={LIST_TEXT.refreshing} /> : null}
+      </Box>
       {rows === undefined ? (
         <Box sx={{ px: 2, pb: 2 }}>
           <TableSkeleton />

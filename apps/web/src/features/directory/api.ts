@@ -1,9 +1,9 @@
 import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
 import type { BulkSummary, RowStatus } from '@parley/domain/bulk-add';
-import { PICKER_OPTIONS } from '@parley/domain/constants';
+import { DIRECTORY_PAGE_SIZES, PICKER_OPTIONS } from '@parley/domain/constants';
 import type {
   DirectoryPage,
-  DirectorySort,
+  DirectoryQuery,
   InviteRequest,
   ParentRequest,
   PersonDetail,
@@ -13,7 +13,6 @@ import type {
 import type { Role } from '@parley/domain/roles';
 import type { ProfileUpdate, SubjectItem, SubjectRequest } from '@parley/domain/school';
 import { queryOptions } from '@tanstack/react-query';
-import type { SortDirection } from '../../components/list-logic';
 import { api } from '../../lib/api-client';
 import { cachedQuery, queryClient } from '../../lib/query-client';
 import { getSession, setCurrentUser } from '../../lib/session';
@@ -46,19 +45,11 @@ export type Saved = { id: number; message: string };
 
 // ---- People lists, a page at a time (decision 035), each page cached on the device (spec §4) ----
 
-/** A page of the directory as the list asks for it (users/admins|teachers|parents|students). */
-export type PeoplePageRequest = {
-  q: string;
-  page: number;
-  pageSize: number;
-  sort: DirectorySort;
-  dir: SortDirection;
-};
-
-export const FIRST_PEOPLE_PAGE: PeoplePageRequest = {
+/** The directory's first page as a list first shows it: no search, by name, the smallest page size. */
+export const FIRST_PEOPLE_PAGE: DirectoryQuery = {
   q: '',
   page: 1,
-  pageSize: 10,
+  pageSize: DIRECTORY_PAGE_SIZES[0],
   sort: 'name',
   dir: 'asc',
 };
@@ -68,7 +59,7 @@ export const FIRST_PEOPLE_PAGE: PeoplePageRequest = {
  * refetched when empty), else the server's. `refetch()` is the forced load of the refresh button and
  * pull-to-refresh. For a non-admin the parents list is discarded before loading: never kept, always fetched.
  */
-export function peoplePageQuery(kind: PeopleKind, request: PeoplePageRequest = FIRST_PEOPLE_PAGE) {
+export function peoplePageQuery(kind: PeopleKind, request: DirectoryQuery = FIRST_PEOPLE_PAGE) {
   const discarded = discardsBeforeLoad(kind, Boolean(getSession().user?.isAdmin));
   return queryOptions({
     queryKey: ['people', kind, request],

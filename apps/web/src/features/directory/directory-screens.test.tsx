@@ -183,6 +183,26 @@ describe('teachers list', () => {
     expect(sizes.map((option) => option.textContent)).toEqual(['10', '25', '50', '100']);
   });
 
+  it('keeps the page shown while the next loads, with a bar that says so', async () => {
+    signIn();
+    renderAt('/teachers');
+    const table = await screen.findByRole('table', { name: 'Teachers' });
+    await screen.findByText('1–10 of 12');
+    // The server answers the next page only when the test lets it.
+    let release = () => {};
+    const answer = directory(TEACHERS);
+    routes['/api/users/teachers'] = (url, init) =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }).then(() => answer(url, init));
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await screen.findByRole('progressbar', { name: 'Refreshing' })).toBeTruthy();
+    expect(within(table).getAllByRole('row')[1]?.textContent).toContain('Zoe Adams');
+    release();
+    await waitFor(() => expect(within(table).getAllByRole('row')[1]?.textContent).toContain('Kim Kent'));
+    await waitFor(() => expect(screen.queryByRole('progressbar', { name: 'Refreshing' })).toBeNull());
+  });
+
   it('refetches when forced by the refresh button, and stores the fresh page', async () => {
     signIn();
     storeCachedQuery(FIRST_PAGE_KEY, storedPage(TEACHERS.slice(0, 2), 2), Date.now());

@@ -6,7 +6,12 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { DIRECTORY_SORTS, type DirectoryItem, type DirectorySort } from '@parley/domain/people';
+import {
+  DIRECTORY_SORTS,
+  type DirectoryItem,
+  type DirectoryQuery,
+  type DirectorySort,
+} from '@parley/domain/people';
 import { routeTo } from '@parley/domain/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -19,7 +24,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { PEOPLE_TEXT } from '../../../lib/ui-text';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
-import { type PeoplePageRequest, peoplePageQuery } from '../api';
+import { peoplePageQuery } from '../api';
 import type { PeopleKind } from '../list-cache';
 import { InvitationChip, StatusChip } from './person-chips';
 import { PersonCreateDialog } from './person-create-dialog';
@@ -45,7 +50,7 @@ const RELATED_LABEL: Partial<Record<PeopleKind, string>> = {
 };
 
 /** The table's request as the server reads it: pages from 1, a sort it knows (else by name). */
-function pageRequest(request: ListRequest, q: string): PeoplePageRequest {
+function pageRequest(request: ListRequest, q: string): DirectoryQuery {
   const sort = (DIRECTORY_SORTS as readonly string[]).includes(request.sort.key)
     ? (request.sort.key as DirectorySort)
     : 'name';
