@@ -8,6 +8,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -94,6 +95,10 @@ export function DataCards<T>({
           {actions}
         </Stack>
       ) : null}
+      {/* While another page or search loads, the cards shown are the last ones: a bar says more is coming. */}
+      <Box sx={{ height: 4 }}>
+        {refreshing && rows !== undefined ? <LinearProgress aria-label={LIST_TEXT.refreshing} /> : null}
+      </Box>
       <PullToRefresh onRefresh={onRefresh}>
         {rows === undefined ? (
           <Stack spacing={1} role="status" aria-busy="true" aria-label={LIST_TEXT.loading}>
