@@ -1,3 +1,4 @@
+import type { DirectoryQuery } from '@parley/domain/people';
 import type { Role } from '@parley/domain/roles';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
@@ -66,7 +67,7 @@ function relatedNames(role: Role) {
   }
 }
 
-export type DirectoryOrder = { sort: 'name' | 'email' | 'status' | 'invitation'; dir: 'asc' | 'desc' };
+export type DirectoryOrder = Pick<DirectoryQuery, 'sort' | 'dir'>;
 
 const byName = [sql`lower(u.last_name)`, sql`lower(u.first_name)`, sql`u.id`];
 

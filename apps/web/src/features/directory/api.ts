@@ -1,6 +1,6 @@
 import type { CurrentUser, MessageResponse } from '@parley/domain/auth';
 import type { BulkSummary, RowStatus } from '@parley/domain/bulk-add';
-import { DIRECTORY_PAGE_SIZES, PICKER_OPTIONS } from '@parley/domain/constants';
+import { DIRECTORY_PAGE_SIZES } from '@parley/domain/constants';
 import type {
   DirectoryPage,
   DirectoryQuery,
@@ -69,16 +69,6 @@ export function peoplePageQuery(kind: PeopleKind, request: DirectoryQuery = FIRS
       : cachedQuery({ refetchWhenEmpty: REFETCH_WHEN_EMPTY.has(kind) })),
   });
 }
-
-/** People of a list whose name or email holds what was typed: the options of a picker. */
-export const peopleSearchQuery = (kind: PeopleKind, q: string) =>
-  queryOptions({
-    queryKey: ['people', kind, 'search', q],
-    queryFn: ({ signal }) =>
-      api.get<DirectoryPage>(`users/${kind}`, { query: { q, pageSize: PICKER_OPTIONS }, signal }),
-    select: (data) => data.items,
-    staleTime: 60_000,
-  });
 
 /** After an edit: every list is stale (names and links show in several, counts on home); what is shown reloads. */
 export async function invalidateDirectory(): Promise<void> {

@@ -1,6 +1,5 @@
 import type { MessageResponse } from '@parley/domain/auth';
 import type { BookingResult, UpdateSlotByAdminRequest } from '@parley/domain/booking';
-import { PICKER_OPTIONS } from '@parley/domain/constants';
 import type {
   EventBookingsPage,
   EventBookingsQuery,
@@ -179,26 +178,6 @@ export const addRecipients = (eventId: number, body: AddRecipientsRequest, save:
 
 export const removeRecipient = (eventId: number, userId: number) =>
   api.post<MessageResponse>('events/remove-recipient', { userId }, { query: { eventId } });
-
-/**
- * The school's teachers, parents or students whose name or email holds `q`: the first by name, and how
- * many match (the directory searched, decision 035), for the pickers of a section, the recipients and a
- * family to book for.
- */
-export const peopleSearchQuery = (kind: 'teachers' | 'parents' | 'students', q: string) =>
-  queryOptions({
-    queryKey: ['events', 'people', kind, q],
-    queryFn: ({ signal }) =>
-      api.get<{ items: PersonRef[]; total: number }>(`users/${kind}`, {
-        query: { q, pageSize: PICKER_OPTIONS },
-        signal,
-      }),
-    select: (data) => ({
-      total: data.total,
-      items: data.items.map((item): PersonRef => ({ id: item.id, name: item.name, email: item.email })),
-    }),
-    staleTime: 60_000,
-  });
 
 export const searchScanners = (q: string, signal?: AbortSignal) =>
   api.get<{ items: PersonRef[] }>('users/search-can-scan-users', { query: { q }, signal });

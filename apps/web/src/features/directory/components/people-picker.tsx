@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { IdMultiSelect, type IdOption } from '../../../components/id-multi-select';
+import { peopleSearchQuery } from '../../../lib/people-search';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
-import { type PersonRef, peopleSearchQuery } from '../api';
+import type { PersonRef } from '../api';
 import type { PeopleKind } from '../list-cache';
 
 export const personOption = (person: PersonRef): IdOption => ({
@@ -31,7 +32,7 @@ export function PeoplePicker({ kind, linked = [], ...props }: Props) {
   const [text, setText] = useState('');
   const q = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const found = useQuery(peopleSearchQuery(kind, q));
-  const options = useMemo(() => (found.data ?? []).map(personOption), [found.data]);
+  const options = useMemo(() => (found.data?.items ?? []).map(personOption), [found.data]);
   const [known, setKnown] = useState(
     () => new Map(linked.map((person) => [person.id, personOption(person)])),
   );

@@ -17,6 +17,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Controller, type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { ApiError } from '../../../lib/api-client';
+import { peopleSearchQuery } from '../../../lib/people-search';
 import { LIST_TEXT } from '../../../lib/ui-text';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useFormOnOpen } from '../../../lib/use-form-on-open';
@@ -34,7 +35,7 @@ import {
   ADMIN_BOOKING_TEXT as T,
   teacherOptions,
 } from '../admin-booking';
-import { familyPersonQuery, peopleSearchQuery, recipientsQuery, updateSlotByAdmin } from '../api';
+import { familyPersonQuery, recipientsQuery, updateSlotByAdmin } from '../api';
 import { useBookingChange } from './booking-actions';
 import { useSlotColumns } from './use-slot-columns';
 

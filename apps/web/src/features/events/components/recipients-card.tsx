@@ -36,6 +36,7 @@ import { SectionCard } from '../../../components/section-card';
 import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
 import { serverMessage } from '../../../lib/api-client';
+import { peopleSearchQuery } from '../../../lib/people-search';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import { ADMIN_BOOKING_TEXT } from '../admin-booking';
@@ -43,7 +44,6 @@ import {
   addRecipients,
   afterEventChange,
   type PersonRef,
-  peopleSearchQuery,
   type RecipientsPreview,
   recipientCountsQuery,
   recipientsQuery,

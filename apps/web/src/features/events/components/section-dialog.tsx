@@ -24,10 +24,11 @@ import { FormTextField } from '../../../components/form-text-field';
 import { useSnackbar } from '../../../components/snackbar';
 import { TextField } from '../../../components/text-field';
 import { useIsMobile } from '../../../components/use-is-mobile';
+import { peopleSearchQuery } from '../../../lib/people-search';
 import { EVENTS_TEXT, LIST_TEXT } from '../../../lib/ui-text';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useFormOnOpen } from '../../../lib/use-form-on-open';
-import { afterEventChange, createSection, type PersonRef, peopleSearchQuery, updateSection } from '../api';
+import { afterEventChange, createSection, type PersonRef, updateSection } from '../api';
 import { type SectionValues, sectionBody, sectionResolver, sectionValues } from '../section-form';
 import { useConfirmedChange } from './affected-bookings-dialog';
 
