@@ -34,3 +34,14 @@ describe('landed migrations are frozen', () => {
     );
   });
 });
+
+describe('every migration runs', () => {
+  it('is listed in db/migrate.ts (a file not listed there never reaches a database)', () => {
+    const listed = readFileSync(join(DIR, '../migrate.ts'), 'utf8');
+    const files = readdirSync(DIR).filter((file) => /^\d{3}-.+\.ts$/.test(file));
+    const unlisted = files
+      .map((file) => file.replace(/\.ts$/, ''))
+      .filter((name) => !listed.includes(`'${name}': `) || !listed.includes(`'./migrations/${name}'`));
+    expect(unlisted).toEqual([]);
+  });
+});
