@@ -29,6 +29,7 @@ import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
+import { jobRoutes } from './modules/jobs/jobs.routes';
 import { loadTestRoutes } from './modules/load-test/load-test.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
@@ -157,7 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     databaseStarted: () => databaseStarted,
   };
   // Mails promised in answers already sent are written before the database goes (SIGTERM → app.close()).
-  app.addHook('onClose', () => ctx.background.idle());
+  app.addHook('onClose', () => ctx.background.close());
   app.addHook('onClose', () => ctx.rateLimiter.close());
 
   await app.register(fastifySwagger, {
@@ -200,6 +201,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       eventRoutes(api, ctx);
       bookingRoutes(api, ctx);
       messageRoutes(api, ctx);
+      jobRoutes(api, ctx);
       ticketRoutes(api, ctx);
       auditRoutes(api, ctx);
       loadTestRoutes(api, ctx);

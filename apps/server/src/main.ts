@@ -7,6 +7,7 @@ import { appErrorReporter } from './lib/error-report';
 import { Metrics } from './lib/metrics';
 import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
+import { startJobWorker } from './modules/jobs/job-worker';
 import { sweepLeftovers } from './modules/load-test/load-test.service';
 import { pushGuard } from './push/push-guard';
 import { startPushWorker } from './push/push-worker';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     : devMailboxTransport(db, (line) => app.log.info(line));
   let worker: { stop(): Promise<void> } | undefined;
   let pushWorker: { stop(): Promise<void> } | undefined;
+  let jobWorker: { stop(): Promise<void> } | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     await app.close();
     await worker?.stop();
     await pushWorker?.stop();
+    await jobWorker?.stop();
     await db.destroy();
     process.exit(0);
   };
@@ -78,6 +81,15 @@ async function main(): Promise<void> {
     onError: (error) => {
       app.log.warn({ err: error }, 'push worker pass failed; retrying');
       reportError(error, { source: 'push-worker' });
+    },
+  });
+  // Jobs a stopped process left half done (decision 037), taken up once their lease has passed.
+  jobWorker = startJobWorker({
+    deps: { db, config },
+    intervalMs: 5000,
+    onError: (error) => {
+      app.log.warn({ err: error }, 'job worker pass failed; retrying');
+      reportError(error, { source: 'job-worker' });
     },
   });
   if (config.devMailbox) {

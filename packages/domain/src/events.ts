@@ -54,6 +54,7 @@ export const EVENT_TEXT = {
   unknownRecipient: 'Unknown parent or student',
   unknownScanner: 'Unknown admin, teacher or student',
   recipientNotFound: 'Recipient not found.',
+  jobNotFound: 'Job not found.',
   recipientRemoved: 'Recipient removed.',
   scannersSaved: 'Ticket scanners saved.',
   scannerRemoved: 'Ticket scanner removed.',

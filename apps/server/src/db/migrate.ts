@@ -27,6 +27,7 @@ import * as scanWindow from './migrations/024-scan-window';
 import * as functionFiles from './migrations/025-function-files';
 import * as bookingsInTimeOrder from './migrations/026-bookings-in-time-order';
 import * as peopleSearch from './migrations/027-people-search';
+import * as jobs from './migrations/028-jobs';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '025-function-files': functionFiles,
   '026-bookings-in-time-order': bookingsInTimeOrder,
   '027-people-search': peopleSearch,
+  '028-jobs': jobs,
 };
 
 const migratorOf = (

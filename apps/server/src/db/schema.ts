@@ -344,6 +344,27 @@ export interface LoadTestRunsTable {
   failure: string | null;
 }
 
+/** Work done in batches outside the request that started it (migration 028, decision 037). */
+export interface JobsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number | null;
+  kind: 'event-message';
+  payload: ColumnType<unknown, string, string>;
+  total: number;
+  done: Generated<number>;
+  /** The last item handled, in the job's order (a user id): the next batch starts after it. */
+  cursor: Generated<number>;
+  status: Generated<'running' | 'done' | 'failed'>;
+  locked_until: Date | null;
+  /** How often the job was claimed: a worker holds it while the number it claimed with is still this. */
+  claims: Generated<number>;
+  failures: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
 /** A booking whose day-before reminder push is queued (migration 012): once per booking. */
 export interface BookingRemindersTable {
   booking_id: number;
@@ -468,6 +489,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
   booking_reminders: BookingRemindersTable;
+  jobs: JobsTable;
   load_test_runs: LoadTestRunsTable;
   school_billing: SchoolBillingTable;
   invoices: InvoicesTable;

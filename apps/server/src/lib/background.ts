@@ -22,6 +22,18 @@ export function reportFailure(log: BackgroundLog, error: unknown, message: strin
  */
 export class Background {
   private readonly pending = new Set<Promise<void>>();
+  private readonly closing = new AbortController();
+
+  /** Aborted as the app closes: long work (a job's batches) stops at its next safe point. */
+  get signal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /** Tells long work to stop, and waits for every task to end. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.idle();
+  }
 
   constructor(private readonly log: BackgroundLog) {}
 

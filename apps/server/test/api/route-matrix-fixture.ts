@@ -251,6 +251,25 @@ export async function seedMatrix(t: TestApp) {
   const ticketCode = async () => (await ceremonyTicket()).code;
   const ticketRowId = async () => (await ceremonyTicket()).id;
 
+  /** A's newest job (a message to the evening's recipients), sent by A's admin the first time it is asked for. */
+  const jobId = async () => {
+    const existing = await t.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('school_id', '=', a.schoolId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/message-types/send?eventId=${a.evening.id}`,
+      remoteAddress: uniqueIp(),
+      headers: headersOf('admin'),
+      payload: { messageTypeName: 'inviteToBook', audience: 'all' },
+    });
+    return jobId();
+  };
+
   /** A's newest invoice (billing, issue 15), issued through A's admin the first time it is asked for. */
   const invoiceId = async () => {
     const existing = await t.db
@@ -431,6 +450,7 @@ export async function seedMatrix(t: TestApp) {
     ticketCode,
     ticketRowId,
     invoiceId,
+    jobId,
     fresh,
     once,
     callAs: async (caller, method, path, body) =>

@@ -105,6 +105,8 @@ export type SchoolA = {
   ticketRowId(): Promise<number>;
   /** A's newest invoice (billing), issued through its admin the first time. */
   invoiceId(): Promise<number>;
+  /** A's newest job (a message to the evening's recipients), sent by its admin the first time. */
+  jobId(): Promise<number>;
   /** Objects made for this route, renewed after each 2xx answer. */
   fresh: Fresh;
   /** A call as one of the callers, to set the scene for its own call (its answer is not checked). */
@@ -619,6 +621,14 @@ export const RULES: Record<string, Rule> = {
   'POST /api/message-types/send-to-single-recipient': {
     expect: adminOnly(404),
     input: (a) => ({ body: { eventId: a.evening.id, userId: a.parentId, messageTypeName: 'reminder' } }),
+  },
+  'GET /api/jobs/view': {
+    expect: adminOnly(404),
+    input: async (a) => ({ query: { id: await a.jobId() } }),
+  },
+  'GET /api/jobs/of-event': {
+    expect: adminOnly(404),
+    input: (a) => ({ query: { eventId: a.evening.id } }),
   },
 
   // ── booking: families (a session or a personal link), and the admin's actions ──────────────────────

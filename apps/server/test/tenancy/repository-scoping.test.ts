@@ -15,6 +15,7 @@ import * as booking from '../../src/modules/booking/booking.repository';
 import * as bulkAdd from '../../src/modules/bulk-add/bulk-add.repository';
 import * as eventTypes from '../../src/modules/events/event-types.repository';
 import * as events from '../../src/modules/events/events.repository';
+import * as jobs from '../../src/modules/jobs/jobs.repository';
 import * as loadTest from '../../src/modules/load-test/load-test.repository';
 import * as people from '../../src/modules/people/people.repository';
 import * as twoFactor from '../../src/modules/profile/two-factor.repository';
@@ -496,7 +497,12 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       clearScanners: { write: ({ db, s, o }) => events.clearScanners(db, s.schoolId, o.concertId) },
       listScanners: { read: ({ db, s, o }) => events.listScanners(db, s.schoolId, o.concertId) },
       messageRecipients: {
-        read: ({ db, s, o }) => events.messageRecipients(db, s.schoolId, o.eventId, { notBooked: true }),
+        read: ({ db, s, o }) =>
+          events.messageRecipients(db, s.schoolId, o.eventId, { notBooked: true }, { after: 0, limit: 10 }),
+      },
+      countMessageRecipients: {
+        read: ({ db, s, o }) =>
+          events.countMessageRecipients(db, s.schoolId, o.eventId, { notBooked: false }),
       },
       countRole: { read: ({ db, s }) => events.countRole(db, s.schoolId, 'parent') },
       eventsWithFutureSlotsOf: {
@@ -509,6 +515,45 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
         write: ({ db, s, o }) =>
           events.removeTeacherFromFutureSections(db, s.schoolId, o.teachers[0]?.id ?? 0),
       },
+    },
+  ],
+  'modules/jobs': [
+    jobs,
+    {
+      insertJob: {
+        write: ({ db, s, o }) =>
+          jobs.insertJob(db, {
+            schoolId: s.schoolId,
+            eventId: o.eventId,
+            kind: 'event-message',
+            payload: {},
+            total: 1,
+            leaseSeconds: 60,
+          }),
+        result: false,
+        refused: 'a composite foreign key',
+      },
+      claimDueJob: { noSchool: worker },
+      lockHeldJob: { read: ({ db, s, o }) => jobs.lockHeldJob(db, { ...o.job, schoolId: s.schoolId }) },
+      advanceJob: {
+        write: ({ db, s, o }) =>
+          jobs.advanceJob(
+            db,
+            { ...o.job, schoolId: s.schoolId },
+            { handled: 1, cursor: 1, finished: false, leaseSeconds: 60 },
+          ),
+      },
+      releaseJob: { write: ({ db, s, o }) => jobs.releaseJob(db, { ...o.job, schoolId: s.schoolId }) },
+      recordJobFailure: {
+        write: ({ db, s, o }) =>
+          jobs.recordJobFailure(
+            db,
+            { ...o.job, schoolId: s.schoolId },
+            { error: 'x', maxFailures: 3, baseSeconds: 1 },
+          ),
+      },
+      findJob: { read: ({ db, s, o }) => jobs.findJob(db, s.schoolId, o.job.id) },
+      recentJobsOfEvent: { read: ({ db, s, o }) => jobs.recentJobsOfEvent(db, s.schoolId, o.eventId, 10) },
     },
   ],
   'modules/load-test': [

@@ -6,6 +6,7 @@ import { enqueueMail } from '../../src/mail/outbox.repository';
 import { insertEntries } from '../../src/modules/audit/audit.repository';
 import { insertInvoice, nextNumber, startTrial } from '../../src/modules/billing/billing.repository';
 import { addMembers, insertSection } from '../../src/modules/events/events.repository';
+import { insertJob } from '../../src/modules/jobs/jobs.repository';
 import { finishRun, insertRun } from '../../src/modules/load-test/load-test.repository';
 import {
   enableTwoFactor,
@@ -22,7 +23,7 @@ import type { TestApp } from '../test-app';
 
 // A school holding a row of every kind (the tenancy tests build two and look for one in the other):
 // a parent-teacher evening with a booking, a ticketed concert with tickets and scans, event recipients and
-// scanners, two-factor rows, billing, a load-test run, a push subscription and its outbox, audit entries,
+// scanners, two-factor rows, billing, a load-test run, a job, a push subscription and its outbox, audit entries,
 // queued mail, personal booking links and a reminder: a row in every table that has a school_id.
 
 export type School = Evening & {
@@ -51,6 +52,8 @@ export type School = Evening & {
   invoiceId: number;
   runId: number;
   pushEndpoint: string;
+  /** A message job of the evening, running under a lease (held by nobody still alive). */
+  job: { id: number; claims: number; schoolId: number };
 };
 
 /** Builds a school of every kind of row; run as the tests' setup (the system scope). */
@@ -204,6 +207,14 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
     html: '<p>Hi</p>',
     links: [],
   });
+  const job = await insertJob(db, {
+    schoolId: school,
+    eventId: e.eventId,
+    kind: 'event-message',
+    payload: { message: 'reminder', notBooked: true },
+    total: 3,
+    leaseSeconds: 60,
+  });
   // The sessions its requests marked as used are written now, not during a test's snapshots a second later.
   await sessionTouchesOf(db).flush();
 
@@ -228,6 +239,7 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
     invoiceId: invoice.id,
     runId,
     pushEndpoint,
+    job,
   };
 }
 

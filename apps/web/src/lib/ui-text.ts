@@ -549,6 +549,8 @@ export const EVENTS_TEXT = {
     `“${message}” goes by email to: ${audience.toLowerCase()}.`,
   sendFailed: 'Could not send the message.',
   disabledNoSend: 'Enable the event before sending messages.',
+  sendingProgress: 'Sending progress',
+  sendingGoesOn: 'You can leave this page: sending goes on.',
   // Bookings
   bookingsTitle: 'Bookings',
   download: 'Download bookings',

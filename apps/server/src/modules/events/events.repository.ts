@@ -809,36 +809,60 @@ export function listScanners(db: Db, schoolId: number, eventId: number) {
     .execute();
 }
 
+/** Who a message goes to: every recipient, or those whose family has not booked; or one of them. */
+export type MessageAudience = { notBooked: boolean; userId?: number };
+
 /**
  * Recipients to message: everyone, or those whose family (familyPairs) has no live booking in the event;
  * active accounts only.
  */
-export function messageRecipients(
-  db: Db,
-  schoolId: number,
-  eventId: number,
-  options: { notBooked: boolean; userId?: number },
-) {
+function messageRecipientsQuery(db: Db, schoolId: number, eventId: number, audience: MessageAudience) {
   return (
     db
       .selectFrom('event_recipients as er')
       .innerJoin('users as u', 'u.id', 'er.user_id')
-      .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
       .where('er.school_id', '=', schoolId)
       .where('er.event_id', '=', eventId)
       .where('u.status', '=', 1)
-      .$if(options.userId !== undefined, (qb) => qb.where('u.id', '=', options.userId ?? 0))
+      .$if(audience.userId !== undefined, (qb) => qb.where('u.id', '=', audience.userId ?? 0))
       // No member of the recipient's family (familyPairs) among the people of the event's live bookings. A
       // family is symmetric (a parent's child has the parent as theirs, co-parents each other), so that is:
       // not in the families of the booked, found once, set-based, and hashed. Asked per recipient it grew
       // with the recipients × their families' lookups: 0.73 s of PostgreSQL for 3,000 families, 8.9 s for
       // 20,000 (bench/scale.ts, issue 39).
-      .$if(options.notBooked, (qb) =>
+      .$if(audience.notBooked, (qb) =>
         qb.where(sql<boolean>`u.id not in (${familiesOfBooked(schoolId, eventId)})`),
       )
-      .orderBy('u.id')
-      .execute()
   );
+}
+
+/** The next `limit` recipients after user id `after`, in id order (a message job's batch). */
+export function messageRecipients(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  audience: MessageAudience,
+  page: { after: number; limit: number },
+) {
+  return messageRecipientsQuery(db, schoolId, eventId, audience)
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('u.id', '>', page.after)
+    .orderBy('u.id')
+    .limit(page.limit)
+    .execute();
+}
+
+/** How many recipients a message would go to now. */
+export async function countMessageRecipients(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  audience: MessageAudience,
+): Promise<number> {
+  const row = await messageRecipientsQuery(db, schoolId, eventId, audience)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** How many people hold a role in the school (the admin home tiles). */

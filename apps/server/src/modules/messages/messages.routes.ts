@@ -1,6 +1,7 @@
 import { messageResponse } from '@parley/domain/auth';
 import { MESSAGE_AUDIENCES, singleRecipientMessageRequest } from '@parley/domain/events';
 import { idField, idParam } from '@parley/domain/fields';
+import { jobProgress } from '@parley/domain/jobs';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor';
@@ -14,7 +15,8 @@ export function messageRoutes(api: Api, ctx: AppContext): void {
   const admin = { onRequest: requireSession(ctx.db, ['admin']) };
   const security = [{ bearer: [] }];
   const school = (request: { session: Session | null }) => sessionOf(request).schoolId;
-  const sentResponse = messageResponse.extend({ sent: z.number().optional() });
+  // A message to more recipients than one request handles names the job that sends the rest (decision 037).
+  const sentResponse = messageResponse.extend({ sent: z.number().optional(), job: jobProgress.optional() });
 
   api.post(
     '/message-types/send',

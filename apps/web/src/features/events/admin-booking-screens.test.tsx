@@ -1,6 +1,7 @@
 import type { BookingResult, MyBooking } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
 import type { BookingItem, EventDetail, RecipientItem, SlotGroup } from '@parley/domain/events';
+import { JOB_POLL_MS, type JobProgress } from '@parley/domain/jobs';
 import type { PersonDetail } from '@parley/domain/people';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -76,8 +77,8 @@ const posted = (path: string) =>
 const viewCalls = () => requests.filter((request) => request.path.startsWith('/api/events/view?')).length;
 
 /** The snackbar with this text, and its colour (MUI's filled Alert class). */
-async function snackbar(text: string) {
-  const message = await screen.findByText(text);
+async function snackbar(text: string, waitMs?: number) {
+  const message = await screen.findByText(text, {}, waitMs ? { timeout: waitMs } : {});
   const alert = message.closest('.MuiAlert-root');
   return alert?.className.includes('MuiAlert-colorSuccess')
     ? 'success'
@@ -120,6 +121,7 @@ beforeEach(() => {
     '/api/events/recipient-counts': () => json(200, recipientCountsAnswer(recipientList)),
     '/api/events/bookings': (url) => json(200, bookingsAnswer(bookingList, url)),
     '/api/events/slots': (url) => json(200, slotsAnswer(slotList, url)),
+    '/api/jobs/of-event': () => json(200, { items: [] }),
     '/api/users/parents': (url) =>
       json(
         200,
@@ -490,5 +492,51 @@ describe('recipients: pick people (decision 035)', () => {
     );
     const sent = requests.find((request) => request.path.startsWith('/api/events/add-recipients'));
     expect(JSON.parse(String(sent?.init.body))).toEqual({ userIds: [60] });
+  });
+});
+
+describe('messages: a district’s message goes on after the answer (decision 037)', () => {
+  const job = (over: Partial<JobProgress>): JobProgress => ({
+    id: 77,
+    kind: 'event-message',
+    status: 'running',
+    done: 2000,
+    total: 4000,
+    message: 'Sending reminder: 2,000 of 4,000 recipients.',
+    createdAt: '2026-12-07T10:00:00.000Z',
+    ...over,
+  });
+
+  it('shows how far it has got, and says so when it is done', async () => {
+    let progress: JobProgress[] = [];
+    routes['/api/jobs/of-event'] = () => json(200, { items: progress });
+    routes['/api/message-types/send'] = () => {
+      progress = [job({})];
+      return json(200, { sent: 2000, message: progress[0]?.message, job: progress[0] });
+    };
+    await openPage();
+    choose(document.body, /^Message/, EVENTS_TEXT.reminder);
+    fireEvent.click(screen.getByRole('button', { name: EVENTS_TEXT.send }));
+    const dialog = await screen.findByRole('dialog', { name: EVENTS_TEXT.sendTitle });
+    fireEvent.click(within(dialog).getByRole('button', { name: EVENTS_TEXT.send }));
+    const bar = await screen.findByRole('progressbar', { name: EVENTS_TEXT.sendingProgress });
+    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByText(EVENTS_TEXT.sendingGoesOn)).toBeTruthy();
+    // The card asks again while it runs; once done, the bar goes and the snackbar says what was sent.
+    progress = [job({ status: 'done', done: 4000, message: 'Reminder sent to 4,000 recipients.' })];
+    // Asked again by the card's own timer (JOB_POLL_MS): waited for with room for a loaded machine.
+    expect(await snackbar('Reminder sent to 4,000 recipients.', 10 * JOB_POLL_MS)).toBe('success');
+    await waitFor(() =>
+      expect(screen.queryByRole('progressbar', { name: EVENTS_TEXT.sendingProgress })).toBeNull(),
+    );
+  });
+
+  it('warns of a message that stopped', async () => {
+    routes['/api/jobs/of-event'] = () =>
+      json(200, {
+        items: [job({ status: 'failed', message: 'Reminder stopped after 2,000 of 4,000 recipients.' })],
+      });
+    await openPage();
+    expect(await screen.findByText('Reminder stopped after 2,000 of 4,000 recipients.')).toBeTruthy();
   });
 });

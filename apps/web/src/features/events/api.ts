@@ -19,6 +19,7 @@ import type {
   EventViewResponse,
   SectionRequest,
 } from '@parley/domain/events';
+import { JOB_POLL_MS, type JobProgress } from '@parley/domain/jobs';
 import type { PersonDetail } from '@parley/domain/people';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
@@ -198,7 +199,7 @@ export const removeScanner = (eventId: number, userId: number) =>
 
 // ---- Messages, export ----
 
-export type Sent = { message: string; sent?: number };
+export type Sent = { message: string; sent?: number; job?: JobProgress };
 
 export const sendEventMessage = (
   eventId: number,
@@ -208,6 +209,19 @@ export const sendEventMessage = (
 
 export const sendToOne = (eventId: number, userId: number, messageTypeName: EventMessageType) =>
   api.post<Sent>('message-types/send-to-single-recipient', { eventId, userId, messageTypeName });
+
+/**
+ * The event's messages still being sent, or ended in the last ten minutes (decision 037), asked again
+ * every second while one is running.
+ */
+export const eventJobsQuery = (eventId: number) =>
+  queryOptions({
+    queryKey: ['events', 'view', eventId, 'jobs'],
+    queryFn: ({ signal }) =>
+      api.get<{ items: JobProgress[] }>('jobs/of-event', { query: { eventId }, signal }),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((job) => job.status === 'running') ? JOB_POLL_MS : false,
+  });
 
 export const downloadBookings = (eventId: number) =>
   downloadFile('events/download-bookings', { eventId }, `bookings-${eventId}.csv`);
