@@ -135,6 +135,15 @@ async function seedBookings(db: Db, schoolId: number, eventId: number): Promise<
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** The slowest of the set-up calls seeding makes through the API, in ms (issue 39: jobs or not). */
+const slowestSetup = { section: 0, recipients: 0 };
+async function timed<T>(kind: keyof typeof slowestSetup, call: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await call();
+  slowestSetup[kind] = Math.max(slowestSetup[kind], performance.now() - started);
+  return result;
+}
+
 /** One event through the API: its section(s), every family a recipient, 80 % of them booked. */
 async function seedEvent(
   app: FastifyInstance,
@@ -154,13 +163,18 @@ async function seedEvent(
     // 16:00–20:00: 48 five-minute slots per teacher, enough for every booked family at the small size.
     for (let first = 0; first < school.teacherIds.length; first += TEACHERS_PER_SECTION) {
       const teachers = school.teacherIds.slice(first, first + TEACHERS_PER_SECTION);
-      await post(`events/create-section?eventId=${id}`, {
-        date,
-        start: '16:00',
-        end: '20:00',
-        location: `Block ${first / TEACHERS_PER_SECTION + 1}`,
-        teachers: teachers.map((teacherId, index) => ({ teacherId, location: `Room ${first + index + 1}` })),
-      });
+      await timed('section', () =>
+        post(`events/create-section?eventId=${id}`, {
+          date,
+          start: '16:00',
+          end: '20:00',
+          location: `Block ${first / TEACHERS_PER_SECTION + 1}`,
+          teachers: teachers.map((teacherId, index) => ({
+            teacherId,
+            location: `Room ${first + index + 1}`,
+          })),
+        }),
+      );
     }
   } else {
     // 09:00–12:00 in 10-minute slots, each holding enough families for 80 % of them to fit.
@@ -175,7 +189,7 @@ async function seedEvent(
       location: 'Hall',
     });
   }
-  await post(`events/add-recipients?eventId=${id}&saveme=1`, { all: 'parents' });
+  await timed('recipients', () => post(`events/add-recipients?eventId=${id}&saveme=1`, { all: 'parents' }));
   return { id, bookings: await asOwner(() => seedBookings(db, school.schoolId, id)) };
 }
 
@@ -313,6 +327,8 @@ type Call = {
 };
 type Row = {
   name: string;
+  /** A call that left a job: how long until the job had ended, from the call (ms). */
+  finishedMs?: number | undefined;
   once: boolean;
   download: boolean;
   streamed: boolean;
@@ -382,16 +398,40 @@ function peakRssMb(pid: number | undefined): number | undefined {
   return peak === undefined ? undefined : Math.round(Number(peak) / 1024);
 }
 
-async function measure(server: ForkedServer, database: string, school: School, item: Call): Promise<Row> {
+/**
+ * Until the jobs a call left running have ended (a reminder beyond JOB_LIMITS.inline goes on after its
+ * answer, decision 037): how long that took from `started`, in ms.
+ */
+async function jobsDone(db: Db, started: number): Promise<number> {
+  for (;;) {
+    const running = await asOwner(() =>
+      db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow(),
+    );
+    if (Number(running.n) === 0) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function measure(
+  server: ForkedServer,
+  database: { db: Db; name: string },
+  school: School,
+  item: Call,
+): Promise<Row> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const send = () => sendCall(agent, server.port, school, item);
   const runs = item.once ? 1 : RUNS;
   let status = 200;
   for (let i = 0; i < (item.once ? 0 : WARM_UP); i++) status = Math.max(status, (await send()).status);
-  const before = { server: await server.stats(), postgres: postgresBackendsCpu(database) };
+  const before = { server: await server.stats(), postgres: postgresBackendsCpu(database.name) };
   const times: number[] = [];
   let bytes = 0;
   let streamed = false;
+  let finishedMs: number | undefined;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const answer = await send();
@@ -399,9 +439,11 @@ async function measure(server: ForkedServer, database: string, school: School, i
     bytes = answer.bytes;
     streamed = answer.streamed;
     if (answer.status < 200 || answer.status > 299) status = answer.status;
+    // Its CPU includes the work it left to a job.
+    if (item.once) finishedMs = await jobsDone(database.db, started);
   }
   const after = await server.stats();
-  const pgCpu = postgresCpuSince(before.postgres, database);
+  const pgCpu = postgresCpuSince(before.postgres, database.name);
   agent.destroy();
   times.sort((x, y) => x - y);
   const serverCpu = after.cpuUserMs + after.cpuSystemMs - before.server.cpuUserMs - before.server.cpuSystemMs;
@@ -418,6 +460,7 @@ async function measure(server: ForkedServer, database: string, school: School, i
     pgCpu: pgCpu / runs,
     statements: (after.queries - before.server.queries) / runs,
     status,
+    finishedMs,
   };
 }
 
@@ -464,6 +507,11 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
         `(5 past, 3 current), ${school.bookings.toLocaleString('en')} bookings; seeded in ${seconds.toFixed(1)} s ` +
         `(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)})`,
     );
+    console.log(
+      `set-up calls while seeding (in process, slowest): a section of ${Math.min(TEACHERS, TEACHERS_PER_SECTION)} ` +
+        `teachers ${Math.round(slowestSetup.section)} ms, every parent added as recipients ` +
+        `${Math.round(slowestSetup.recipients)} ms`,
+    );
     const server = await forkServer(fileURLToPath(import.meta.url), 'app', [databaseUrl]);
     servers.push(server);
     console.log(
@@ -477,12 +525,16 @@ async function run({ db, name, databaseUrl }: BenchDatabase): Promise<void> {
         .executeTakeFirstOrThrow();
     const mailsBefore = Number((await mails()).n);
     const rows: Row[] = [];
-    for (const item of callsOf(school)) rows.push(await measure(server, name, school, item));
+    for (const item of callsOf(school)) rows.push(await measure(server, { db, name }, school, item));
     print(rows);
     // The reminder reaches the families not booked at the evening, one mail each.
     const reminded = Number((await mails()).n) - mailsBefore;
     const notBooked = FAMILIES - Math.round(FAMILIES * BOOKED_SHARE);
-    console.log(`reminder: ${reminded} mails queued for ${notBooked} families not booked`);
+    const reminder = rows.find((row) => row.once);
+    console.log(
+      `reminder: ${reminded} mails queued for ${notBooked} families not booked; answered in ` +
+        `${Math.round(reminder?.p50 ?? 0)} ms, the last queued ${Math.round(reminder?.finishedMs ?? 0)} ms after the call`,
+    );
     const wrong = rows.filter((row) => row.status > 299).map((row) => `${row.name} HTTP ${row.status}`);
     if (reminded !== notBooked) wrong.push(`the reminder queued ${reminded} mails, not ${notBooked}`);
     const missed = rows.filter(
