@@ -324,6 +324,8 @@ type Call = {
   once?: boolean;
   /** A file: not an interactive call, but it must be streamed, never built whole (issue 39). */
   download?: boolean;
+  /** Sent as a POST with this body (a call that changes nothing, as a preview). */
+  body?: object;
 };
 type Row = {
   name: string;
@@ -352,6 +354,13 @@ function callsOf(school: School): Call[] {
       name: 'recipients, searched',
       token: 'admin',
       path: `events/recipients?eventId=${e}&q=smith&notBooked=1`,
+    },
+    // "Add all parents" previewed: every family is a recipient already, so all 20,000 are counted as such.
+    {
+      name: 'recipients: add all (preview)',
+      token: 'admin',
+      path: `events/add-recipients?eventId=${e}`,
+      body: { all: 'parents' },
     },
     { name: 'bookings, a page', token: 'admin', path: `events/bookings?eventId=${e}` },
     { name: 'bookings, searched', token: 'admin', path: `events/bookings?eventId=${e}&q=smith` },
@@ -387,7 +396,9 @@ const sendCall = (agent: http.Agent, port: number, school: School, item: Call) =
         messageTypeName: 'reminder',
         audience: 'notBooked',
       })
-    : request(agent, port, school[item.token], 'GET', item.path);
+    : item.body
+      ? request(agent, port, school[item.token], 'POST', item.path, item.body)
+      : request(agent, port, school[item.token], 'GET', item.path);
 
 /** The high-water mark of a process's resident memory, in MB (Linux). */
 function peakRssMb(pid: number | undefined): number | undefined {

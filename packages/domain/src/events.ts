@@ -479,13 +479,22 @@ export const eventConflictResponse = errorResponse.extend({
 });
 export type EventConflict = z.infer<typeof eventConflictResponse>;
 
+/** How many of each list a preview of recipients names (by name); the counts are of everyone. */
+export const RECIPIENTS_PREVIEW_NAMES = 50;
+
 export const recipientsPreviewResponse = z.object({
+  /** The first RECIPIENTS_PREVIEW_NAMES of those the request would add, by name. */
   toAdd: z.array(personRef),
+  toAddCount: z.number(),
+  /** The first RECIPIENTS_PREVIEW_NAMES of those already recipients, by name. */
   alreadyAdded: z.array(personRef),
+  alreadyAddedCount: z.number(),
   /** How many were saved: 0 for a preview (no saveme=1). */
   added: z.number(),
   message: z.string(),
 });
+/** What adding would do: the counts of everyone, and the first names of each list. */
+export type RecipientsPreview = z.infer<typeof recipientsPreviewResponse>;
 
 export const scannersResponse = z.object({ canScanUserIds: z.array(z.number()), message: z.string() });
 

@@ -1,4 +1,7 @@
+import { RECIPIENTS_PREVIEW_NAMES } from '@parley/domain/events';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asOwner } from '../../src/db/scope';
 import { type Api, addPerson, api, expectStatus, type Person } from '../directory/directory-helpers';
 import { createTestApp, type TestApp } from '../test-app';
 import {
@@ -84,7 +87,9 @@ describe('recipients', () => {
         { id: p(0).id, name: 'Pat Brown', email: p(0).email },
         { id: s(0).id, name: 'Sam Brown', email: s(0).email },
       ],
+      toAddCount: 2,
       alreadyAdded: [],
+      alreadyAddedCount: 0,
       added: 0,
       message: '2 to add, 0 already added.',
     });
@@ -127,6 +132,38 @@ describe('recipients', () => {
     expectStatus(await http.post(`events/remove-recipient?eventId=${id}`, token, { userId: p(2).id }), 404);
     expect(ids((await recipientsOf(http, token, id)).items)).not.toContain(p(2).id);
     expect((await viewEvent(http, token, id)).recipientCount).toBe(3);
+  });
+
+  it('counts every parent of a large school but names only the first of them, by name', async () => {
+    const big = await eventSchool(t, 'Large Recipients Academy');
+    const id = await createEvent(http, big.admin.token, 'Whole school', big.types.booking);
+    await asOwner(async () => {
+      await sql`insert into users (school_id, first_name, last_name, email, status)
+        select ${big.schoolId}, 'Parent', 'No ' || to_char(n, 'FM000'), 'many' || n || '@preview.example.org', 1
+        from generate_series(1, ${RECIPIENTS_PREVIEW_NAMES + 10}) n`.execute(t.db);
+      await sql`insert into user_roles (user_id, school_id, role)
+        select id, school_id, 'parent' from users where email like 'many%@preview.example.org'`.execute(t.db);
+    });
+    const preview = expectStatus<{ toAdd: Person[]; toAddCount: number; alreadyAddedCount: number }>(
+      await http.post(`events/add-recipients?eventId=${id}`, big.admin.token, { all: 'parents' }),
+      200,
+    );
+    expect(preview.toAddCount).toBe(RECIPIENTS_PREVIEW_NAMES + 10);
+    expect(preview.toAdd).toHaveLength(RECIPIENTS_PREVIEW_NAMES);
+    expect(preview.toAdd[0]).toMatchObject({ name: 'Parent No 001' });
+    expect(preview.toAdd.at(-1)).toMatchObject({ name: `Parent No 0${RECIPIENTS_PREVIEW_NAMES}` });
+    const saved = expectStatus<{ added: number; alreadyAddedCount: number }>(
+      await http.post(`events/add-recipients?eventId=${id}&saveme=1`, big.admin.token, { all: 'parents' }),
+      200,
+    );
+    expect(saved.added).toBe(RECIPIENTS_PREVIEW_NAMES + 10);
+    const again = await http.post(`events/add-recipients?eventId=${id}`, big.admin.token, { all: 'parents' });
+    expect(expectStatus(again, 200)).toMatchObject({
+      toAdd: [],
+      toAddCount: 0,
+      alreadyAddedCount: RECIPIENTS_PREVIEW_NAMES + 10,
+      message: `0 to add, ${RECIPIENTS_PREVIEW_NAMES + 10} already added.`,
+    });
   });
 
   it('refuses people who are not parents or students of the school, and an empty request', async () => {

@@ -485,6 +485,20 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       recipientCounts: { read: ({ db, s, o }) => events.recipientCounts(db, s.schoolId, o.eventId) },
       recipientCount: { read: ({ db, s, o }) => events.recipientCount(db, s.schoolId, o.eventId) },
       recipientIds: { read: ({ db, s, o }) => events.recipientIds(db, s.schoolId, o.eventId) },
+      previewRecipients: {
+        read: ({ db, s, o }) =>
+          events.previewRecipients(
+            db,
+            s.schoolId,
+            o.eventId,
+            { ids: [o.parent.id, o.children[0]?.id ?? 0] },
+            5,
+          ),
+      },
+      addRecipientsOf: {
+        write: ({ db, s, o }) => events.addRecipientsOf(db, s.schoolId, o.eventId, { role: 'student' }),
+        refused: 'a composite foreign key',
+      },
       addMembers: {
         write: ({ db, s, o }) =>
           events.addMembers(db, 'event_recipients', s.schoolId, o.eventId, [o.children[0]?.id ?? 0]),

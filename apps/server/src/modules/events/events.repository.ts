@@ -739,6 +739,85 @@ export async function recipientCount(db: Db, schoolId: number, eventId: number):
   return Number(row.n);
 }
 
+/** Whom "add recipients" names: every active parent (or student) of the school, or these parents and students. */
+export type RecipientCandidates = { role: 'parent' | 'student' } | { ids: number[] };
+
+function candidatesOf(db: Db, schoolId: number, who: RecipientCandidates) {
+  const roles: Role[] = 'role' in who ? [who.role] : ['parent', 'student'];
+  return db
+    .selectFrom('users as u')
+    .where('u.school_id', '=', schoolId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_roles as r')
+          .select('r.role')
+          .whereRef('r.user_id', '=', 'u.id')
+          .where('r.role', 'in', roles),
+      ),
+    )
+    .$if('ids' in who, (qb) => qb.where('u.id', 'in', 'ids' in who && who.ids.length ? who.ids : [0]))
+    .$if('role' in who, (qb) => qb.where('u.status', '=', 1));
+}
+
+/**
+ * What adding the candidates would do: how many are new to the event and how many already there, and the
+ * first `limit` of each by name. Counted by PostgreSQL, so "all parents" of a district is one small answer.
+ */
+export async function previewRecipients(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  who: RecipientCandidates,
+  limit: number,
+) {
+  const already = sql<boolean>`exists (select 1 from event_recipients er
+    where er.school_id = ${schoolId} and er.event_id = ${eventId} and er.user_id = u.id)`;
+  const ranked = candidatesOf(db, schoolId, who).select([
+    'u.id',
+    fullName('u').as('name'),
+    'u.email',
+    already.as('already'),
+    sql<number>`row_number() over (partition by ${already}
+      order by lower(u.last_name), lower(u.first_name), u.id)`.as('rank'),
+    sql<string>`count(*) over (partition by ${already})`.as('n'),
+  ]);
+  const rows = await db
+    .selectFrom(ranked.as('c'))
+    .selectAll()
+    .where('rank', '<=', limit)
+    .orderBy('already')
+    .orderBy('rank')
+    .execute();
+  const part = (added: boolean) => rows.filter((row) => row.already === added);
+  const people = (added: boolean) => part(added).map(({ id, name, email }) => ({ id, name, email }));
+  const count = (added: boolean) => Number(part(added)[0]?.n ?? 0);
+  return {
+    toAdd: people(false),
+    toAddCount: count(false),
+    alreadyAdded: people(true),
+    alreadyAddedCount: count(true),
+  };
+}
+
+/** Adds the candidates not yet recipients of the event, in one statement; returns how many were added. */
+export async function addRecipientsOf(
+  db: Db,
+  schoolId: number,
+  eventId: number,
+  who: RecipientCandidates,
+): Promise<number> {
+  const result = await db
+    .insertInto('event_recipients')
+    .columns(['school_id', 'event_id', 'user_id'])
+    .expression(
+      candidatesOf(db, schoolId, who).select((eb) => ['u.school_id', eb.val(eventId).as('event_id'), 'u.id']),
+    )
+    .onConflict((oc) => oc.columns(['event_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
 export async function recipientIds(db: Db, schoolId: number, eventId: number): Promise<Set<number>> {
   const rows = await db
     .selectFrom('event_recipients')

@@ -1,7 +1,6 @@
 import { RECIPIENTS_PAGE_SIZE, type RecipientsQuery } from '@parley/domain/event-lists';
-import { type AddRecipientsRequest, EVENT_TEXT } from '@parley/domain/events';
+import { type AddRecipientsRequest, EVENT_TEXT, RECIPIENTS_PREVIEW_NAMES } from '@parley/domain/events';
 import { SERVER_TEXT } from '@parley/domain/messages';
-import type { Role } from '@parley/domain/roles';
 import type { AppContext } from '../../context';
 import { notFound, unprocessable } from '../../lib/http-error';
 import * as repo from './events.repository';
@@ -19,41 +18,32 @@ export async function addRecipients(
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     await requireEvent(trx, schoolId, eventId);
-    const families: Role[] = ['parent', 'student'];
-    let candidates: Array<{ id: number; name: string; email: string }>;
+    let who: repo.RecipientCandidates;
     if (body.userIds !== undefined) {
       const ids = [...new Set(body.userIds)];
-      candidates = await repo.peopleWithRoles(trx, schoolId, families, { ids });
-      const known = new Set(candidates.map((person) => person.id));
+      const families = await repo.peopleWithRoles(trx, schoolId, ['parent', 'student'], { ids });
+      const known = new Set(families.map((person) => person.id));
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length) {
         throw unprocessable(SERVER_TEXT.invalidInput, {
           userIds: [`${EVENT_TEXT.unknownRecipient}: ${unknown.join(', ')}`],
         });
       }
+      who = { ids };
     } else {
-      const role: Role = body.all === 'students' ? 'student' : 'parent';
-      candidates = await repo.peopleWithRoles(trx, schoolId, [role], { activeOnly: true });
+      who = { role: body.all === 'students' ? 'student' : 'parent' };
     }
-    const already = await repo.recipientIds(trx, schoolId, eventId);
-    const toAdd = candidates.filter((person) => !already.has(person.id));
-    const alreadyAdded = candidates.filter((person) => already.has(person.id));
+    // Counted and named by PostgreSQL: "all parents" of a district is 20,000 people, not 20,000 names.
+    const preview = await repo.previewRecipients(trx, schoolId, eventId, who, RECIPIENTS_PREVIEW_NAMES);
     if (!save) {
       return {
-        toAdd,
-        alreadyAdded,
+        ...preview,
         added: 0,
-        message: `${toAdd.length} to add, ${alreadyAdded.length} already added.`,
+        message: `${preview.toAddCount} to add, ${preview.alreadyAddedCount} already added.`,
       };
     }
-    const added = await repo.addMembers(
-      trx,
-      'event_recipients',
-      schoolId,
-      eventId,
-      toAdd.map((person) => person.id),
-    );
-    return { toAdd, alreadyAdded, added, message: `${plural(added, 'recipient')} added.` };
+    const added = await repo.addRecipientsOf(trx, schoolId, eventId, who);
+    return { ...preview, added, message: `${plural(added, 'recipient')} added.` };
   });
 }
 

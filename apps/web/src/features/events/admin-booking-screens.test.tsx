@@ -473,7 +473,7 @@ describe('recipients: not booked yet', () => {
 describe('recipients: pick people (decision 035)', () => {
   it('finds parents and students by what is typed, and previews adding the ones picked', async () => {
     routes['/api/events/add-recipients'] = () =>
-      json(200, { toAdd: [], alreadyAdded: [], added: 0, message: '' });
+      json(200, { toAdd: [], toAddCount: 0, alreadyAdded: [], alreadyAddedCount: 0, added: 0, message: '' });
     await openPage();
     fireEvent.click(await screen.findByRole('button', { name: EVENTS_TEXT.pickPeople }));
     const dialog = await screen.findByRole('dialog', { name: EVENTS_TEXT.pickPeople });
@@ -492,6 +492,33 @@ describe('recipients: pick people (decision 035)', () => {
     );
     const sent = requests.find((request) => request.path.startsWith('/api/events/add-recipients'));
     expect(JSON.parse(String(sent?.init.body))).toEqual({ userIds: [60] });
+  });
+});
+
+describe('recipients: all the parents of a district (decision 035)', () => {
+  it('counts everyone, names the first of them and says how many more', async () => {
+    const named = Array.from({ length: 50 }, (_, index) => ({
+      id: 1000 + index,
+      name: `Parent ${index + 1}`,
+      email: `p${index + 1}@hill.test`,
+    }));
+    routes['/api/events/add-recipients'] = () =>
+      json(200, {
+        toAdd: named,
+        toAddCount: 20000,
+        alreadyAdded: [],
+        alreadyAddedCount: 1200,
+        added: 0,
+        message: '20000 to add, 1200 already added.',
+      });
+    await openPage();
+    fireEvent.click(await screen.findByRole('button', { name: EVENTS_TEXT.addAllParents }));
+    const dialog = await screen.findByRole('dialog', { name: EVENTS_TEXT.previewTitle });
+    expect(
+      within(dialog).getByText(/20,000 people will be added\. 1,200 already on the list\./),
+    ).toBeTruthy();
+    expect(within(dialog).getByText(/^Parent 1, Parent 2, .* Parent 50 and 19,950 more\.$/)).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Add 20,000' })).toBeTruthy();
   });
 });
 

@@ -17,6 +17,7 @@ import type {
   EventTypeItem,
   EventUpdateRequest,
   EventViewResponse,
+  RecipientsPreview,
   SectionRequest,
 } from '@parley/domain/events';
 import { JOB_POLL_MS, type JobProgress } from '@parley/domain/jobs';
@@ -164,13 +165,6 @@ export function conflictOf(error: unknown): EventConflict | null {
 }
 
 // ---- Recipients, scanners ----
-
-export type RecipientsPreview = {
-  toAdd: PersonRef[];
-  alreadyAdded: PersonRef[];
-  added: number;
-  message: string;
-};
 
 export const addRecipients = (eventId: number, body: AddRecipientsRequest, save: boolean) =>
   api.post<RecipientsPreview>('events/add-recipients', body, {

@@ -28,6 +28,7 @@ import type {
   EventDetail,
   EventMessageType,
   RecipientItem,
+  RecipientsPreview,
 } from '@parley/domain/events';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
@@ -44,7 +45,6 @@ import {
   addRecipients,
   afterEventChange,
   type PersonRef,
-  type RecipientsPreview,
   recipientCountsQuery,
   recipientsQuery,
   removeRecipient,
@@ -131,7 +131,8 @@ function PreviewDialog({
 }) {
   const titleId = useId();
   const preview = pending?.preview;
-  const count = preview?.toAdd.length ?? 0;
+  const count = preview?.toAddCount ?? 0;
+  const unnamed = count - (preview?.toAdd.length ?? 0);
   return (
     <Dialog
       open={pending !== null}
@@ -146,11 +147,12 @@ function PreviewDialog({
           <Stack spacing={1}>
             <Alert severity={count > 0 ? 'info' : 'success'}>
               {count > 0 ? EVENTS_TEXT.willAdd(count) : EVENTS_TEXT.nothingToAdd}{' '}
-              {preview.alreadyAdded.length > 0 ? EVENTS_TEXT.alreadyAdded(preview.alreadyAdded.length) : ''}
+              {preview.alreadyAddedCount > 0 ? EVENTS_TEXT.alreadyAdded(preview.alreadyAddedCount) : ''}
             </Alert>
             {count > 0 ? (
               <Typography variant="body2" sx={{ maxHeight: 240, overflow: 'auto' }}>
                 {preview.toAdd.map((person) => person.name).join(', ')}
+                {unnamed > 0 ? ` ${EVENTS_TEXT.andMore(unnamed)}` : ''}
               </Typography>
             ) : null}
           </Stack>
