@@ -80,6 +80,16 @@ export function testContext(t: { db: Db; config: Config }): AppContext {
   };
 }
 
+/** A process that stops after its answer: what it leaves to do after the answer never runs. */
+class StoppedBackground extends Background {
+  override run(): void {}
+}
+
+/** The context of a process that answers and then stops (a job it starts is left half done, its lease held). */
+export function stoppedContext(t: { db: Db; config: Config }): AppContext {
+  return { ...testContext(t), background: new StoppedBackground(console) };
+}
+
 /**
  * Invites a person through the service (no HTTP endpoint yet), in a transaction as its callers do,
  * and returns the token and path of the link in the invitation mail.

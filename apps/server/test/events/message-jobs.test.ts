@@ -1,10 +1,8 @@
 import type { JobProgress } from '@parley/domain/jobs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/context';
 import { asOwner } from '../../src/db/scope';
 import type { Actor } from '../../src/lib/actor';
-import { Background } from '../../src/lib/background';
 import { EVENT_JOB_STEPS, eventMessageJobOf } from '../../src/modules/events/event-messages.service';
 import { resumeDueJobs } from '../../src/modules/jobs/job-worker';
 import { claimDueJob } from '../../src/modules/jobs/jobs.repository';
@@ -16,7 +14,7 @@ import {
   workJob,
 } from '../../src/modules/jobs/jobs.service';
 import { type Api, addPerson, api, expectStatus } from '../directory/directory-helpers';
-import { testContext } from '../factories';
+import { stoppedContext, testContext } from '../factories';
 import { createTestApp, type TestApp } from '../test-app';
 import {
   createEvent,
@@ -79,11 +77,6 @@ const actorOf = (s: EventSchool): Actor => ({
   ip: null,
   userAgent: null,
 });
-
-/** A process that stops after its answer: what it left to do after the answer never runs. */
-class Stopped extends Background {
-  override run(): void {}
-}
 
 const grouped = (count: number) => count.toLocaleString('en-GB');
 
@@ -172,7 +165,6 @@ describe('a message to a district', () => {
 });
 
 describe('a job cut off', () => {
-  const stoppedCtx = (): AppContext => ({ ...testContext(t), background: new Stopped(console) });
   const step = EVENT_JOB_STEPS['event-message'];
 
   /**
@@ -189,7 +181,7 @@ describe('a job cut off', () => {
     await before?.(eventId);
     const tag = await addRecipients(school.schoolId, eventId, count);
     const create = eventMessageJobOf(school.schoolId, eventId, 'reminder', audience, actorOf(school));
-    const progress = await startJob(stoppedCtx(), create, step, small);
+    const progress = await startJob(stoppedContext(t), create, step, small);
     const lease = { id: progress?.id ?? 0, claims: 1, schoolId: school.schoolId };
     return { eventId, tag, progress, lease };
   }

@@ -8,6 +8,8 @@ import { buildApp } from '../../src/app';
 import { parseConfig } from '../../src/config';
 import { HEARTBEAT, openDatabase, watchSessions } from '../../src/db/database';
 import { MemoryStore } from '../../src/lib/rate-limiter';
+import { EVENT_JOB_STEPS, eventMessageJobOf } from '../../src/modules/events/event-messages.service';
+import { JOB_LIMITS, startJob } from '../../src/modules/jobs/jobs.service';
 import { issueToken } from '../../src/modules/tokens/tokens.repository';
 import {
   doubleBookings,
@@ -15,7 +17,7 @@ import {
   findIntegrityViolations,
   seedFamilies,
 } from '../concurrency/race-support';
-import { PASSWORD } from '../factories';
+import { PASSWORD, stoppedContext } from '../factories';
 import { withDatabase } from '../global-setup';
 import { type ServerProcess, startServer } from '../server-process';
 import { createTestApp, type TestApp } from '../test-app';
@@ -40,7 +42,8 @@ import { type SmtpSink, startSmtpSink } from './smtp-sink';
 // every confirmation is sent once, by whichever worker leased it; a login throttle counted on one holds on
 // the others; a session revoked on one is refused by every one within 2 s, even one whose listener went
 // silent (its heartbeat); a slot freed on one is bookable at once from another. The negative control: a
-// process without the heartbeat and a silent listener keeps accepting the revoked session. PostgreSQL only
+// process without the heartbeat and a silent listener keeps accepting the revoked session. A message job
+// whose process stopped mid-way is finished by one of the three, each recipient mailed once. PostgreSQL only
 // (api-soak, which CI runs on it); Redis at REDIS_URL (default redis://127.0.0.1:6379), which CI has:
 // without it locally, that test says so and skips.
 
@@ -336,6 +339,64 @@ describe.runIf(process.env.TEST_DB === 'pg')(
         await db.destroy();
         await proxy.close();
       }
+    }, 60_000);
+
+    it('a message job its process dropped is taken up by one of the others: each recipient mailed once', async () => {
+      const admin = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', evening.adminEmail)
+        .executeTakeFirstOrThrow();
+      const added = await httpPoster(front.url)(
+        `events/add-recipients?eventId=${evening.eventId}&saveme=1`,
+        evening.adminToken,
+        { all: 'parents' },
+      );
+      expect(added.status).toBe(200);
+      const before = (await outboxState(t.db)).rows.length;
+      // Started by a process that answered and stopped: the first ten sent, its lease still running.
+      const create = eventMessageJobOf(evening.schoolId, evening.eventId, 'reminder', 'all', {
+        userId: admin.id,
+        schoolId: evening.schoolId,
+        roles: ['admin'],
+        ip: null,
+        userAgent: null,
+      });
+      const started = await startJob(stoppedContext(t), create, EVENT_JOB_STEPS['event-message'], {
+        ...JOB_LIMITS,
+        inline: 10,
+      });
+      expect(started).toMatchObject({ status: 'running', done: 10 });
+      const job = () =>
+        t.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('id', '=', started?.id ?? 0)
+          .executeTakeFirstOrThrow();
+      // Its lease runs out (60 s, not waited for here): the three processes' job workers look every 5 s.
+      await sql`update jobs set locked_until = now() - interval '1 second' where id = ${started?.id}`.execute(
+        t.db,
+      );
+      await waitFor('a process to finish the job', async () => (await job()).status === 'done', 30_000);
+      const mails = (await outboxState(t.db)).rows.slice(before);
+      const addressed = await t.db
+        .selectFrom('mail_outbox')
+        .select('to_address')
+        .where('id', 'in', mails.length ? mails.map((row) => row.id) : [0])
+        .where('subject', 'like', 'Reminder%')
+        .execute();
+      const figures = {
+        recipients: (added.body as { added: number }).added,
+        job: await job(),
+        mails: addressed.length,
+        people: new Set(addressed.map((row) => row.to_address)).size,
+      };
+      console.info(
+        `a dropped job, taken up: ${JSON.stringify({ ...figures, job: undefined, claims: figures.job.claims })}`,
+      );
+      expect(figures.job).toMatchObject({ done: figures.recipients, total: figures.recipients, claims: 2 });
+      expect(figures.mails).toBe(figures.recipients);
+      expect(figures.people).toBe(figures.recipients);
     }, 60_000);
 
     it('a slot freed on one process is bookable at once from another', async () => {
