@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // One runner, several projects: pure rules, the web app, the API on PGlite and on PostgreSQL, the API's
 // soak tests, and the browser journeys. `npm test` (scripts/test.sh) picks which run.
@@ -16,6 +16,26 @@ const apiProject = (name: string, db: 'pglite' | 'pg', soak = false) => ({
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+  },
+});
+
+/** Browser journeys whose assertions are timings (the first tap painted within 200 ms). */
+const TIMED_JOURNEYS = ['e2e/react-first-tap.test.ts'];
+/**
+ * The browser journeys against one real server (e2e/global-setup.ts). Each journey makes its own school,
+ * so files may run side by side (scripts/test.sh gives them two workers); the timed ones run alone.
+ */
+const e2eProject = (name: string, files: { include?: string[]; exclude?: string[] }) => ({
+  test: {
+    name,
+    environment: 'node',
+    include: files.include ?? ['e2e/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // A page's first text can take seconds on a busy CI machine: expect.poll's 1 s default failed there.
+    expect: { poll: { timeout: 15_000 } },
+    globalSetup: ['e2e/global-setup.ts'],
   },
 });
 
@@ -46,19 +66,9 @@ export default defineConfig({
       apiProject('api-pg', 'pg'),
       // Once, on PostgreSQL when TEST_DATABASE_URL is set (CI), else on PGlite.
       apiProject('api-soak', process.env.TEST_DATABASE_URL ? 'pg' : 'pglite', true),
-      {
-        test: {
-          name: 'e2e',
-          environment: 'node',
-          include: ['e2e/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
-          // A page's first text can take seconds on a busy CI machine: expect.poll's 1 s default failed there.
-          expect: { poll: { timeout: 15_000 } },
-          globalSetup: ['e2e/global-setup.ts'],
-        },
-      },
+      e2eProject('e2e', { exclude: TIMED_JOURNEYS }),
+      // Journeys that time what the page does: alone, with nothing else on the machine's CPUs.
+      e2eProject('e2e-timed', { include: TIMED_JOURNEYS }),
     ],
   },
 });

@@ -77,4 +77,7 @@ if ! command -v chromium >/dev/null 2>&1; then
     exit 1
   fi
 fi
-npx vitest run --project e2e
+# Two files at a time against the one server (each journey makes its own school): the browsers wait on the
+# server as much as they draw. The timed journeys after, alone.
+npx vitest run --project e2e --maxWorkers=2
+npx vitest run --project e2e-timed --maxWorkers=1
