@@ -605,16 +605,12 @@ export async function cancelBookings(db: Db, schoolId: number, bookingIds: numbe
 
 // ── people: recipients and scanners ──────────────────────────────────────────────────────────────────
 
-/** Users of the school holding one of the roles, among the given ids (or all of them, when ids is absent). */
-export function peopleWithRoles(
-  db: Db,
-  schoolId: number,
-  roles: Role[],
-  options: { ids?: number[]; activeOnly?: boolean } = {},
-) {
+type PeopleFilter = { ids?: number[]; activeOnly?: boolean };
+
+/** The school's users holding one of the roles, among the given ids (or all), active only if asked. */
+function usersWithRoles(db: Db, schoolId: number, roles: Role[], options: PeopleFilter) {
   return db
     .selectFrom('users as u')
-    .select(['u.id', fullName('u').as('name'), 'u.email'])
     .where('u.school_id', '=', schoolId)
     .where((eb) =>
       eb.exists(
@@ -626,7 +622,13 @@ export function peopleWithRoles(
       ),
     )
     .$if(options.ids !== undefined, (qb) => qb.where('u.id', 'in', options.ids?.length ? options.ids : [0]))
-    .$if(options.activeOnly === true, (qb) => qb.where('u.status', '=', 1))
+    .$if(options.activeOnly === true, (qb) => qb.where('u.status', '=', 1));
+}
+
+/** Users of the school holding one of the roles, among the given ids (or all of them, when ids is absent). */
+export function peopleWithRoles(db: Db, schoolId: number, roles: Role[], options: PeopleFilter = {}) {
+  return usersWithRoles(db, schoolId, roles, options)
+    .select(['u.id', fullName('u').as('name'), 'u.email'])
     .orderBy(sql`lower(u.last_name)`)
     .orderBy(sql`lower(u.first_name)`)
     .orderBy('u.id')
@@ -742,23 +744,10 @@ export async function recipientCount(db: Db, schoolId: number, eventId: number):
 /** Whom "add recipients" names: every active parent (or student) of the school, or these parents and students. */
 export type RecipientCandidates = { role: 'parent' | 'student' } | { ids: number[] };
 
-function candidatesOf(db: Db, schoolId: number, who: RecipientCandidates) {
-  const roles: Role[] = 'role' in who ? [who.role] : ['parent', 'student'];
-  return db
-    .selectFrom('users as u')
-    .where('u.school_id', '=', schoolId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_roles as r')
-          .select('r.role')
-          .whereRef('r.user_id', '=', 'u.id')
-          .where('r.role', 'in', roles),
-      ),
-    )
-    .$if('ids' in who, (qb) => qb.where('u.id', 'in', 'ids' in who && who.ids.length ? who.ids : [0]))
-    .$if('role' in who, (qb) => qb.where('u.status', '=', 1));
-}
+const candidatesOf = (db: Db, schoolId: number, who: RecipientCandidates) =>
+  'role' in who
+    ? usersWithRoles(db, schoolId, [who.role], { activeOnly: true })
+    : usersWithRoles(db, schoolId, ['parent', 'student'], { ids: who.ids });
 
 /**
  * What adding the candidates would do: how many are new to the event and how many already there, and the
