@@ -519,6 +519,7 @@ export const EVENTS_TEXT = {
   willAdd: (count: number) =>
     `${count.toLocaleString('en-GB')} ${count === 1 ? 'person' : 'people'} will be added.`,
   alreadyAdded: (count: number) => `${count.toLocaleString('en-GB')} already on the list.`,
+  peopleToAdd: 'People to add',
   andMore: (count: number) => `and ${count.toLocaleString('en-GB')} more.`,
   nothingToAdd: 'Everyone is already on the list.',
   confirmAdd: (count: number) => `Add ${count.toLocaleString('en-GB')}`,

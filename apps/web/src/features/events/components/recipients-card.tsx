@@ -150,7 +150,14 @@ function PreviewDialog({
               {preview.alreadyAddedCount > 0 ? EVENTS_TEXT.alreadyAdded(preview.alreadyAddedCount) : ''}
             </Alert>
             {count > 0 ? (
-              <Typography variant="body2" sx={{ maxHeight: 240, overflow: 'auto' }}>
+              // Scrolls when long: focusable and named, so a keyboard can scroll it too (WCAG 2.1.1).
+              <Typography
+                variant="body2"
+                tabIndex={0}
+                role="region"
+                aria-label={EVENTS_TEXT.peopleToAdd}
+                sx={{ maxHeight: 240, overflow: 'auto' }}
+              >
                 {preview.toAdd.map((person) => person.name).join(', ')}
                 {unnamed > 0 ? ` ${EVENTS_TEXT.andMore(unnamed)}` : ''}
               </Typography>
