@@ -88,9 +88,13 @@ async function sideScroll(page: Page): Promise<string[]> {
   });
 }
 
-/** Waits until the screen has drawn its content (no skeleton, no progress bar). */
+/**
+ * Waits until the app has drawn the screen's content (no skeleton, no progress bar): a page that arrived
+ * rendered is taken over first (drawn again if it was rendered for another viewport).
+ */
 async function loaded(page: Page): Promise<void> {
   await page.waitForLoadState('load');
+  await page.locator('#root[data-prerendered]').waitFor({ state: 'detached', timeout: 20_000 });
   await expect
     .poll(
       () =>

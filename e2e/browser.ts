@@ -42,10 +42,13 @@ function reportViolations() {
 }
 
 const SECURITY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy/i;
+/** React's "the rendered page does not match" (production builds give its number). */
+const HYDRATION_ERROR = /Minified React error #418\b|Hydration failed/;
 
 /**
  * Debian's Chromium with a fresh profile: nothing carries over between journeys. The test that opens it
- * fails on any CSP violation (every journey runs under the real policy) unless `allowCspViolations`.
+ * fails on any CSP violation (every journey runs under the real policy) unless `allowCspViolations`, and
+ * on a rendered page React could not hydrate.
  */
 export async function openBrowser(
   viewport: { width: number; height: number },
@@ -90,6 +93,15 @@ export async function openBrowser(
       if (violations.length > 0) throw new Error(`Security policy violations:\n${violations.join('\n')}`);
     });
   }
+  // A rendered page React could not hydrate is drawn again, losing what the visitor tapped meanwhile.
+  const hydrationErrors: string[] = [];
+  context.on('weberror', (error) => {
+    if (HYDRATION_ERROR.test(error.error().message))
+      hydrationErrors.push(`${error.page()?.url()}: ${error.error().message}`);
+  });
+  onTestFinished(() => {
+    if (hydrationErrors.length > 0) throw new Error(`Pages not hydrated:\n${hydrationErrors.join('\n')}`);
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

@@ -7,18 +7,21 @@ import { smallSchool } from './school-fixture';
 
 const baseUrl = inject('baseUrl');
 
-/** Holds the app's scripts back, as a slow phone connection does, until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
+/** Holds the requests to matching addresses back until the returned function is called. */
+async function holdRequests(page: Page, url: string): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/assets/*.js', async (route) => {
+  await page.route(url, async (route) => {
     await held;
     await route.continue();
   });
   return release;
 }
+
+/** Holds the app's scripts back, as a slow phone connection does, until the returned function is called. */
+const holdScripts = (page: Page) => holdRequests(page, '**/assets/*.js');
 
 /** Unregisters the app's service worker, which would answer for the held scripts. */
 async function withoutServiceWorker(page: Page): Promise<void> {
@@ -126,17 +129,28 @@ describe('prerendered pages (phone)', () => {
     expect((await pageCookie())?.sameSite).toBe('Lax');
 
     let release = await holdScripts(page);
+    // The server slow to confirm the session: the app takes the page over while it is still checking.
+    const confirmUser = await holdRequests(page, '**/api/users/data');
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${baseUrl}/home`, { waitUntil: 'commit' });
     // Painted from the server's HTML, before any script: the parent's own home, in the phone's layout.
     await page.getByText('Welcome, Pat').waitFor();
     await page.getByText(school.eventName).first().waitFor();
     expect(await page.locator('#root[data-prerendered="when-idle"]').count()).toBe(1);
     expect(await page.locator('html.prerendered-stale').count()).toBe(0);
+    const welcome = await page.getByText('Welcome, Pat').elementHandle();
     await screenshot(page, 'prerendered-06-home-before-the-app');
     // Started, the app checks the stored user with the server and hands its session to the page requests
     // again; the first tap opens the menu.
     const keptAgain = page.waitForResponse((answer) => answer.url().endsWith('/api/user/page-session'));
     await expectTakenOverWhenIdle(page, release);
+    // Hydrated, not drawn again (a tap held for an element drawn again would be lost): the progress bar
+    // of the session check waited for the hydration rather than break it (React's error 418).
+    expect(await welcome?.evaluate((element) => element.isConnected)).toBe(true);
+    expect(pageErrors).toEqual([]);
+    await page.getByRole('progressbar', { name: 'Loading' }).waitFor();
+    confirmUser();
     await openUserMenu(page, true);
     await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
     await screenshot(page, 'prerendered-07-home-taken-over');

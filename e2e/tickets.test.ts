@@ -200,7 +200,9 @@ function browsersOfEachTest(name: string) {
   const browsers: Browser[] = [];
   afterEach(async ({ task }) => {
     for (const [index, browser] of browsers.entries()) {
-      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-${name}-${index}`);
+      // A phone the test closed itself has nothing to photograph.
+      if (task.result?.state === 'fail' && !browser.page.isClosed())
+        await screenshot(browser.page, `failed-${name}-${index}`);
       await browser.close();
     }
     browsers.length = 0;

@@ -1,5 +1,5 @@
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { Suspense, useState, useSyncExternalStore } from 'react';
 import { lazyComponent } from './lazy-component';
 
 // Spec §2: a progress bar shows while loading (any request in flight, or an explicit flag).
@@ -10,6 +10,21 @@ import { lazyComponent } from './lazy-component';
  */
 const LinearProgress = lazyComponent(() => import('@mui/material/LinearProgress').then((m) => m.default));
 
+const subscribeToNothing = () => () => undefined;
+
+/**
+ * False while React hydrates a rendered page, true once it has (and in a page rendered afresh). The page's
+ * renderer draws no bar, so a bar drawn during hydration (the session still being checked) would not match
+ * the markup: React would throw the page away and draw it again, and a tap held for it would be lost.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
 export function GlobalProgress({
   active = false,
   label = 'Loading',
@@ -19,7 +34,7 @@ export function GlobalProgress({
 }) {
   const fetching = useIsFetching();
   const mutating = useIsMutating();
-  const visible = active || fetching > 0 || mutating > 0;
+  const visible = useHydrated() && (active || fetching > 0 || mutating > 0);
   // Once shown it stays mounted (hidden when idle), so the next request does not fetch or mount it again.
   const [shown, setShown] = useState(visible);
   if (visible && !shown) setShown(true);
