@@ -31,8 +31,10 @@ const e2eProject = (name: string, files: { include?: string[]; exclude?: string[
     environment: 'node',
     include: files.include ?? ['e2e/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    // Guards against a hang, not a speed limit: the longest journey takes a minute on a quiet machine and
+    // over two on a loaded one with two files side by side (CI, 7 Dec).
+    testTimeout: 360_000,
+    hookTimeout: 360_000,
     // A page's first text can take seconds on a busy CI machine: expect.poll's 1 s default failed there.
     expect: { poll: { timeout: 15_000 } },
     globalSetup: ['e2e/global-setup.ts'],
