@@ -100,6 +100,27 @@ const schema = z.object({
       message:
         'must be host names or *.domain, separated by commas, like fcm.googleapis.com,*.push.apple.com',
     }),
+  // Native push (issue 40, decision 038). Android: Firebase Cloud Messaging, with the service account's JSON
+  // key file (Firebase console → Project settings → Service accounts → Generate new private key).
+  FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
+  // iOS: the Apple Push Notification service, with a token-based .p8 key (Apple Developer → Keys), its key
+  // id, the team id and the app's bundle id; all four or none.
+  APNS_KEY_FILE: z.string().min(1).optional(),
+  APNS_KEY_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character key id Apple shows beside the key')
+    .optional(),
+  APNS_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character team id of the Apple Developer account')
+    .optional(),
+  APNS_TOPIC: z
+    .string()
+    .regex(/^[\w.-]+$/, "must be the app's bundle id, like app.parley.mobile")
+    .optional(),
+  // The sandbox (https://api.sandbox.push.apple.com) for a development build of the app.
+  APNS_HOST: z.string().url().default('https://api.push.apple.com'),
   // Billing (decision 021): card payments through Stripe when both keys are set, else invoice only.
   STRIPE_SECRET_KEY: z
     .string()
@@ -191,6 +212,10 @@ export type Config = {
   vapidSubject: string;
   /** The hosts push endpoints may name (push/push-guard.ts); pushes go nowhere else. */
   pushServiceHosts: HostPattern[];
+  /** Firebase Cloud Messaging (the Android app); undefined: no pushes to Android phones. */
+  fcm: { serviceAccountFile: string; apiUrl: string } | undefined;
+  /** The Apple Push Notification service (the iOS app); undefined: no pushes to iPhones. */
+  apns: { keyFile: string; keyId: string; teamId: string; topic: string; origin: string } | undefined;
   /** Stripe (card payments and the customer portal); undefined: invoice-only mode. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   /** The billing catalogue's file; undefined: the catalogue shipped with Parley. */
@@ -217,6 +242,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (Boolean(c.VAPID_PUBLIC_KEY) !== Boolean(c.VAPID_PRIVATE_KEY)) {
     throw new ConfigError(
       'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (set both or neither)',
+    );
+  }
+  const apnsSet = [c.APNS_KEY_FILE, c.APNS_KEY_ID, c.APNS_TEAM_ID, c.APNS_TOPIC].filter(Boolean).length;
+  if (apnsSet !== 0 && apnsSet !== 4) {
+    throw new ConfigError(
+      'Invalid configuration: APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC go together (set all four or none)',
     );
   }
   if (Boolean(c.STRIPE_SECRET_KEY) !== Boolean(c.STRIPE_WEBHOOK_SECRET)) {
@@ -257,6 +288,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     vapidSubject:
       c.VAPID_SUBJECT ?? `mailto:${c.MAIL_FROM?.match(/[^<\s]+@[^>\s]+/)?.[0] ?? 'push@parley.invalid'}`,
     pushServiceHosts: parseHostPatterns(c.PUSH_SERVICE_HOSTS) ?? [],
+    fcm: c.FCM_SERVICE_ACCOUNT_FILE
+      ? { serviceAccountFile: c.FCM_SERVICE_ACCOUNT_FILE, apiUrl: c.FCM_API_URL }
+      : undefined,
+    apns:
+      c.APNS_KEY_FILE && c.APNS_KEY_ID && c.APNS_TEAM_ID && c.APNS_TOPIC
+        ? {
+            keyFile: c.APNS_KEY_FILE,
+            keyId: c.APNS_KEY_ID,
+            teamId: c.APNS_TEAM_ID,
+            topic: c.APNS_TOPIC,
+            origin: c.APNS_HOST,
+          }
+        : undefined,
     stripe:
       c.STRIPE_SECRET_KEY && c.STRIPE_WEBHOOK_SECRET
         ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiUrl: c.STRIPE_API_URL }

@@ -9,6 +9,7 @@ import { startMailWorker } from './mail/mail-worker';
 import { devMailboxTransport, smtpTransport } from './mail/transport';
 import { startJobWorker } from './modules/jobs/job-worker';
 import { sweepLeftovers } from './modules/load-test/load-test.service';
+import { nativeSenders } from './push/native-senders';
 import { pushGuard } from './push/push-guard';
 import { startPushWorker } from './push/push-worker';
 import { vapidKeysOnce } from './push/vapid';
@@ -75,8 +76,12 @@ async function main(): Promise<void> {
   // Outside any request: the system scope, like the mail worker (db/scope.ts).
   pushWorker = startPushWorker({
     db,
-    keys: vapidKeysOnce(db, config),
-    guard: pushGuard(config.pushServiceHosts),
+    channels: {
+      keys: vapidKeysOnce(db, config),
+      guard: pushGuard(config.pushServiceHosts),
+      native: nativeSenders(config),
+    },
+    reminders: { product: config.appName, appUrl: config.appUrl },
     intervalMs: 1000,
     onError: (error) => {
       app.log.warn({ err: error }, 'push worker pass failed; retrying');

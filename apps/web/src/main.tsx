@@ -3,8 +3,10 @@ import { App } from './app/app';
 import { isPrerendered, takeOverPrerendered } from './app/prerendered';
 import { preloadPage } from './app/router';
 import { bootstrapSession } from './features/auth/api';
+import { HOME_QUERY_KEY } from './features/home/home-query-key';
 import { onIdle } from './lib/idle';
 import { navigateTo } from './lib/navigation';
+import { queryClient } from './lib/query-client';
 import { getSession } from './lib/session';
 
 // The page's own layout and screen start downloading now, beside the session check.
@@ -18,11 +20,18 @@ const pageLoaded = preloadPage({
 });
 void bootstrapSession();
 
-// Native app only: back button, links that open the app, status bar. The native bridge is in place before
-// any script runs (it is what @capacitor/core checks), so a browser never downloads Capacitor.
+// Native app only: back button, links that open the app, pushes, status bar. The native bridge is in place
+// before any script runs (it is what @capacitor/core checks), so a browser never downloads Capacitor.
 const bridge = window as { androidBridge?: unknown; webkit?: { messageHandlers?: { bridge?: unknown } } };
 if (bridge.androidBridge || bridge.webkit?.messageHandlers?.bridge) {
-  void import('./lib/native').then(({ installNativeShell }) => installNativeShell({ navigate: navigateTo }));
+  void import('./lib/native').then(({ installNativeShell }) =>
+    installNativeShell({
+      navigate: navigateTo,
+      // As on the web (features/push/use-refresh-home.ts): an open home refetches in place. By the bare
+      // key: the home query's module would otherwise split off from the home page into a chunk of its own.
+      refreshHome: () => void queryClient.invalidateQueries({ queryKey: HOME_QUERY_KEY }),
+    }),
+  );
 }
 
 const container = document.getElementById('root');

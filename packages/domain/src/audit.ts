@@ -202,6 +202,7 @@ const FIELD_LABELS: Record<string, string> = {
   gownSizes: 'gown sizes',
   maxAppointmentsPerChild: 'appointments per child',
   bookingNotifications: 'booking notifications',
+  dayBeforeReminder: 'day-before reminder',
   scanOpensHoursBefore: 'scanning opens (hours before)',
   scanClosesHoursAfter: 'scanning closes (hours after)',
 };

@@ -180,6 +180,8 @@ export const eventUpdateRequest = z.strictObject({
   gownSizes: z.array(z.string().trim().min(1).max(20)).max(30).optional(),
   maxAppointmentsPerChild: z.number().int().min(1).max(50).nullable().optional(),
   bookingNotifications: z.boolean().optional(),
+  /** The day-before reminder (mail and push) for this event's bookings, at the school's reminder time. */
+  dayBeforeReminder: z.boolean().optional(),
   /** Tickets scan from this many hours before the event's first section starts (ticketed events). */
   scanOpensHoursBefore: scanWindowHours.optional(),
   /** … to this many hours after its last section ends. */
@@ -430,6 +432,7 @@ export const eventDetail = z.object({
   scanOpensHoursBefore: z.number(),
   scanClosesHoursAfter: z.number(),
   bookingNotifications: z.boolean(),
+  dayBeforeReminder: z.boolean(),
   guestCountOptions: z.array(z.number()),
   gownOptions: z.array(z.object({ id: z.string(), name: z.string() })),
   sections: z.array(sectionDetail),

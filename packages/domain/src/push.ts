@@ -39,6 +39,24 @@ export type PushSubscriptionRequest = z.infer<typeof pushSubscriptionRequest>;
 
 export const removePushSubscriptionRequest = z.object({ endpoint: z.string().min(1).max(2048) });
 
+/**
+ * POST users/register-token (spec §7 Device): the native app's push token, and the platform it came from
+ * (Android: a Firebase Cloud Messaging token; iOS: an APNs device token, hex). Without a platform, a token of
+ * 64 hex digits is taken for an iPhone's.
+ */
+export const deviceTokenRequest = z.strictObject({
+  deviceToken: z.string().min(1).max(4096),
+  platform: z.enum(['android', 'ios']).optional(),
+});
+export type DeviceTokenRequest = z.infer<typeof deviceTokenRequest>;
+
+/** The push channel of a device token: 'fcm' or 'apns', or null when it is not a token of that kind. */
+export function deviceTokenChannel(request: DeviceTokenRequest): 'fcm' | 'apns' | null {
+  const ios = request.platform ? request.platform === 'ios' : /^[0-9a-f]{64}$/i.test(request.deviceToken);
+  if (ios) return /^[0-9a-f]{64,200}$/i.test(request.deviceToken) ? 'apns' : null;
+  return /^[\w:.-]+$/.test(request.deviceToken) ? 'fcm' : null;
+}
+
 /** Which pushes a user gets (Settings; the group `push` of groupedSettings). */
 export const PUSH_SETTINGS_DEFAULTS = {
   bookings: true,

@@ -24,10 +24,15 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** A wall-clock time, "18:00". */
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be a time like 18:00');
+
 export const schoolProfile = z.object({
   id: z.number(),
   name: z.string(),
   timezone: z.string(),
+  /** When the day-before reminders go out, on the school's clock ("18:00"). */
+  reminderTime: z.string(),
   address: z.string().nullable(),
   contactEmail: z.string().nullable(),
   phone: z.string().nullable(),
@@ -39,6 +44,7 @@ export type SchoolProfile = z.infer<typeof schoolProfile>;
 export const schoolUpdate = z.strictObject({
   name: schoolNameField,
   timezone: timezoneField,
+  reminderTime: clockTime.optional(),
   address: optionalText(300).optional(),
   contactEmail: optionalText(254)
     .refine((value) => value === null || EMAIL_PATTERN.test(value), VALIDATION.invalidEmail)

@@ -40,6 +40,7 @@ export const EVENT_COLUMNS = every<EventsTable>()([
   'version',
   'scan_opens_hours_before',
   'scan_closes_hours_after',
+  'day_before_reminder',
 ]);
 
 /** Every column of users. */
@@ -66,6 +67,7 @@ export const SCHOOL_COLUMNS = every<SchoolsTable>()([
   'id',
   'name',
   'timezone',
+  'reminder_time',
   'verified_at',
   'address',
   'contact_email',

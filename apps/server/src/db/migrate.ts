@@ -28,6 +28,7 @@ import * as functionFiles from './migrations/025-function-files';
 import * as bookingsInTimeOrder from './migrations/026-bookings-in-time-order';
 import * as peopleSearch from './migrations/027-people-search';
 import * as jobs from './migrations/028-jobs';
+import * as nativePushAndDayReminders from './migrations/029-native-push-and-day-reminders';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '026-bookings-in-time-order': bookingsInTimeOrder,
   '027-people-search': peopleSearch,
   '028-jobs': jobs,
+  '029-native-push-and-day-reminders': nativePushAndDayReminders,
 };
 
 const migratorOf = (

@@ -25,6 +25,8 @@ export interface SchoolsTable {
   id: Generated<number>;
   name: string;
   timezone: Generated<string>;
+  /** When the day-before reminders go, in the school's zone ('18:00:00'; migration 029). */
+  reminder_time: Generated<string>;
   verified_at: Timestamp | null;
   address: string | null;
   contact_email: string | null;
@@ -175,13 +177,19 @@ export interface AppSettingsTable {
   created_at: CreatedAt;
 }
 
+/** Where a push goes (migration 029): a browser's Web Push endpoint, or a phone's FCM or APNs token. */
+export type PushChannel = 'web' | 'fcm' | 'apns';
+
 export interface PushSubscriptionsTable {
   id: Generated<number>;
   school_id: number;
   user_id: number;
+  channel: Generated<PushChannel>;
+  /** A Web Push endpoint, or the device token of a native channel. */
   endpoint: string;
-  p256dh: string;
-  auth: string;
+  /** Web Push only (null for a native channel). */
+  p256dh: string | null;
+  auth: string | null;
   user_agent: string | null;
   created_at: CreatedAt;
   last_success_at: Timestamp | null;
@@ -263,6 +271,8 @@ export interface EventsTable {
   /** The door admits from this many hours before the first section to this many after the last (migration 024). */
   scan_opens_hours_before: Generated<number>;
   scan_closes_hours_after: Generated<number>;
+  /** The day-before reminder is sent for this event's bookings (migration 029). */
+  day_before_reminder: Generated<boolean>;
 }
 
 export interface SectionsTable {
@@ -365,10 +375,12 @@ export interface JobsTable {
   finished_at: Date | null;
 }
 
-/** A booking whose day-before reminder push is queued (migration 012): once per booking. */
-export interface BookingRemindersTable {
-  booking_id: number;
+/** A person's day-before reminder, queued (migration 029): once per person and day. */
+export interface DayBeforeRemindersTable {
   school_id: number;
+  user_id: number;
+  /** The day of the appointments, in the school's zone. */
+  day: string;
   queued_at: CreatedAt;
 }
 
@@ -488,7 +500,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
-  booking_reminders: BookingRemindersTable;
+  day_before_reminders: DayBeforeRemindersTable;
   jobs: JobsTable;
   load_test_runs: LoadTestRunsTable;
   school_billing: SchoolBillingTable;

@@ -173,6 +173,20 @@ export function eventMessageMail(
   });
 }
 
+/** The day before (issue 40): everything the person has at the school tomorrow, in one mail. */
+export function dayBeforeReminderMail(
+  who: Who,
+  reminder: { day: string; lines: string[]; action: { label: string; url: string } },
+): OutgoingMail {
+  return composeMail({
+    ...who,
+    subject: `Reminder for tomorrow, ${reminder.day}`,
+    greeting: `Hello ${who.firstName},`,
+    lines: [`Here is what you have at ${who.schoolName} tomorrow, ${reminder.day}:`, ...reminder.lines],
+    action: reminder.action,
+  });
+}
+
 /** Why a family's bookings were cancelled by the school. */
 export type CancelReason = 'timesChanged' | 'eventDeleted' | 'teacherLeft';
 

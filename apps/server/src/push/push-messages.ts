@@ -1,10 +1,10 @@
 import { bookingPath } from '@parley/domain/events';
 import type { PushPayload } from '@parley/domain/push';
 import { withSettingsDefaults } from '@parley/domain/settings-defaults';
-import { formatLocalDateTime, formatLocalTime } from '@parley/domain/time-zone';
+import { formatLocalTime } from '@parley/domain/time-zone';
 import type { Db } from '../db/database';
 import type { BookingEventRow, PartyBookingRow } from '../modules/booking/booking.repository';
-import { type DueReminder, enqueuePush, type OutgoingPush } from './push.repository';
+import { enqueuePush, type OutgoingPush } from './push.repository';
 
 // What is pushed, enqueued in the transaction of the change (like its mail). A notification for whoever
 // wants one (Settings, group `push`); `refresh_home` (spec §4) for everyone else whose home changed.
@@ -182,43 +182,20 @@ export function pushInvitation(
 }
 
 /**
- * The reminder the day before (setting `reminders`): one push per person and event, to the family that
- * booked and to each teacher they meet, however many bookings each holds.
+ * The reminder the day before (setting `reminders`; modules/reminders): one push per person and day,
+ * whatever their appointments, as their mail.
  */
-export async function pushDayBeforeReminders(trx: Db, reminders: DueReminder[]): Promise<void> {
-  const groups = new Map<string, { first: DueReminder; userId: number; teacher: boolean; count: number }>();
-  for (const reminder of reminders) {
-    const people = [
-      { userId: reminder.party_id, teacher: false },
-      { userId: reminder.teacher_id, teacher: true },
-    ];
-    for (const { userId, teacher } of people) {
-      if (userId === null) continue;
-      const key = `${reminder.event_id}:${userId}:${teacher}`;
-      const group = groups.get(key);
-      if (group) group.count += 1;
-      else groups.set(key, { first: reminder, userId, teacher, count: 1 });
-    }
-  }
-  for (const { first, userId, teacher, count } of groups.values()) {
-    const when = formatLocalDateTime(first.starts_at, first.timezone);
-    await enqueuePush(trx, first.school_id, {
-      userIds: [userId],
-      payload: {
-        action: 'reminder',
-        title: `${first.event_name}: reminder`,
-        body: teacher
-          ? `You have ${count} appointment${count === 1 ? '' : 's'}; the first on ${when}.`
-          : count === 1
-            ? `You are booked for ${when}.`
-            : `You have ${count} bookings; the first on ${when}.`,
-        url: teacher
-          ? `/event/details-teacher?eventId=${first.event_id}`
-          : bookingPath(first.group_int, first.code),
-      } satisfies PushPayload,
-      ttlSeconds: DAY,
-      urgency: 'normal',
-      setting: { key: 'reminders', want: true },
-    });
-  }
+export function pushDayBeforeReminder(
+  trx: Db,
+  schoolId: number,
+  userId: number,
+  reminder: { title: string; body: string; url: string },
+): Promise<void> {
+  return enqueuePush(trx, schoolId, {
+    userIds: [userId],
+    payload: { action: 'reminder', ...reminder } satisfies PushPayload,
+    ttlSeconds: DAY,
+    urgency: 'normal',
+    setting: { key: 'reminders', want: true },
+  });
 }

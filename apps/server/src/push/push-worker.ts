@@ -1,13 +1,26 @@
+import type { PushPayload } from '@parley/domain/push';
 import webPush from 'web-push';
 import type { Db } from '../db/database';
+import type { PushChannel } from '../db/schema';
 import { drainOutbox, startPolling } from '../mail/mail-worker';
-import { claimDuePush, claimDueReminders, deleteSubscription, markDelivered } from './push.repository';
+import { queueDayBeforeReminders, type ReminderSender } from '../modules/reminders/day-before.service';
+import type { NativeSender } from './fcm-sender';
+import { claimDuePush, deleteSubscription, markDelivered } from './push.repository';
 import type { PushGuard } from './push-guard';
-import { pushDayBeforeReminders } from './push-messages';
 import { postToPushService } from './push-transport';
 import type { VapidKeys } from './vapid';
 
 type DuePush = Awaited<ReturnType<typeof claimDuePush>>[number];
+
+/** The native channels' senders a deployment has (push/native-senders.ts): FCM, APNs, either or none. */
+export type NativeSenders = Partial<Record<Exclude<PushChannel, 'web'>, NativeSender>>;
+
+/** Where the worker sends: Web Push's keys and guard, and the native senders configured. */
+export type PushChannels = {
+  keys: () => Promise<VapidKeys>;
+  guard: PushGuard;
+  native?: NativeSenders;
+};
 
 /**
  * Hands one push to its push service. web-push encrypts it (RFC 8291, aes128gcm) and signs the VAPID
@@ -16,14 +29,14 @@ type DuePush = Awaited<ReturnType<typeof claimDuePush>>[number];
  * narrowed since) is dropped unsent; one the push service no longer knows (404, 410) ends too: the row
  * and its queue go. A redirect is not followed: it fails like any other answer.
  */
-async function deliver(
+async function deliverWeb(
   db: Db,
   keys: VapidKeys,
   guard: PushGuard,
   push: DuePush,
   signal: AbortSignal,
 ): Promise<'sent' | 'gone'> {
-  if (guard.endpointProblem(push.endpoint) !== undefined) {
+  if (guard.endpointProblem(push.endpoint) !== undefined || push.p256dh === null || push.auth === null) {
     await deleteSubscription(db, push.subscription_id);
     return 'gone';
   }
@@ -59,55 +72,58 @@ async function deliver(
 }
 
 /**
- * Sends the due pushes under the mail outbox's lease rules (decision 004); returns how many were sent.
- * `guard` says where they may go: pushGuard(config.pushServiceHosts) in the server.
+ * Hands one push to a phone's push service (FCM, APNs). A token the service no longer knows ends its
+ * subscription; a channel this deployment has no sender for fails the push (kept, tried again with
+ * backoff, so a sender configured later still delivers it within its lifetime).
  */
-export function sendDuePush(
+async function deliverNative(
   db: Db,
-  keys: () => Promise<VapidKeys>,
-  guard: PushGuard,
-  leaseSeconds?: number,
-): Promise<number> {
+  sender: NativeSender | undefined,
+  push: DuePush,
+  signal: AbortSignal,
+): Promise<'sent' | 'gone'> {
+  if (!sender) throw new Error(`no sender is configured for ${push.channel} pushes`);
+  const outcome = await sender(
+    push.endpoint,
+    { payload: push.payload as PushPayload, ttlSeconds: push.ttl_seconds, urgency: push.urgency },
+    signal,
+  );
+  if (outcome === 'gone') await deleteSubscription(db, push.subscription_id);
+  else await markDelivered(db, push.subscription_id);
+  return outcome;
+}
+
+/**
+ * Sends the due pushes under the mail outbox's lease rules (decision 004); returns how many were sent.
+ * `channels.guard` says where Web Push may go: pushGuard(config.pushServiceHosts) in the server.
+ */
+export function sendDuePush(db: Db, channels: PushChannels, leaseSeconds?: number): Promise<number> {
   return drainOutbox(
     db,
     {
       table: 'push_outbox',
       claim: (limit, lease) => claimDuePush(db, limit, lease),
-      send: async (push, signal) => deliver(db, await keys(), guard, push, signal),
+      send: async (push, signal) =>
+        push.channel === 'web'
+          ? deliverWeb(db, await channels.keys(), channels.guard, push, signal)
+          : deliverNative(db, channels.native?.[push.channel], push, signal),
     },
     leaseSeconds,
   );
 }
 
-const REMINDER_BATCH = 200;
 /** How often the day-before sweep runs: reminders are due to the minute, not the second. */
 export const REMINDER_SWEEP_MS = 60_000;
 
 /**
- * Queues the day-before reminders now due, a batch per transaction (claimed and enqueued together, so a
- * crash between them loses nothing and a second instance finds them taken); returns how many bookings.
- */
-export async function queueDueReminders(db: Db, now = new Date()): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const batch = await db.transaction().execute(async (trx) => {
-      const due = await claimDueReminders(trx, now, REMINDER_BATCH);
-      await pushDayBeforeReminders(trx, due);
-      return due.length;
-    });
-    total += batch;
-    if (batch < REMINDER_BATCH) return total;
-  }
-}
-
-/**
  * Polls the push outbox until stopped, in whatever scope it was started in (main.ts: system); once a
- * minute it first queues the reminders that fell due.
+ * minute it first queues the day-before reminders that fell due (mails and pushes).
  */
 export function startPushWorker(input: {
   db: Db;
-  keys: () => Promise<VapidKeys>;
-  guard: PushGuard;
+  channels: PushChannels;
+  /** Who the day-before reminder mails say they are from, and where their links go. */
+  reminders: ReminderSender;
   intervalMs: number;
   onError: (error: unknown) => void;
   leaseSeconds?: number;
@@ -116,10 +132,10 @@ export function startPushWorker(input: {
   return startPolling(
     async () => {
       if (Date.now() - lastSweep >= REMINDER_SWEEP_MS) {
-        await queueDueReminders(input.db);
+        await queueDayBeforeReminders(input.db, input.reminders);
         lastSweep = Date.now();
       }
-      return sendDuePush(input.db, input.keys, input.guard, input.leaseSeconds);
+      return sendDuePush(input.db, input.channels, input.leaseSeconds);
     },
     input.intervalMs,
     input.onError,

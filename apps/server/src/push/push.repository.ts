@@ -1,4 +1,3 @@
-import { EVENT_STATUS } from '@parley/domain/events';
 import type { PUSH_SETTINGS_DEFAULTS } from '@parley/domain/push';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
@@ -33,6 +32,33 @@ export type NewSubscription = {
 export const MAX_SUBSCRIPTIONS_PER_USER = 5;
 
 /**
+ * Locks the user's row (two subscribes of one user then run one after the other, and the second's
+ * statement counts the first's row), and takes the endpoint from another user who holds it: a browser's
+ * only with its keys (`keys`), a phone's token always (null).
+ */
+async function takeEndpoint(
+  db: Db,
+  s: { schoolId: number; userId: number; endpoint: string },
+  keys: { p256dh: string; auth: string } | null,
+): Promise<void> {
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', s.userId)
+    .where('school_id', '=', s.schoolId)
+    .forNoKeyUpdate()
+    .execute();
+  await db
+    .deleteFrom('push_subscriptions')
+    .where('endpoint', '=', s.endpoint)
+    .$if(keys !== null, (qb) =>
+      qb.where('p256dh', '=', keys?.p256dh ?? '').where('auth', '=', keys?.auth ?? ''),
+    )
+    .where((eb) => eb.or([eb('user_id', '<>', s.userId), eb('school_id', '<>', s.schoolId)]))
+    .execute();
+}
+
+/**
  * One row per endpoint, bound to one user, at most MAX_SUBSCRIPTIONS_PER_USER per user, in the caller's
  * transaction (it opens one when given none). The caller's own endpoint is renewed (new keys). Another
  * user's moves to the caller only when the keys are that row's too: the same browser, signed in as someone
@@ -45,20 +71,7 @@ export const MAX_SUBSCRIPTIONS_PER_USER = 5;
  */
 export async function upsertSubscription(db: Db, s: NewSubscription): Promise<'saved' | 'taken'> {
   if (!db.isTransaction) return db.transaction().execute((trx) => upsertSubscription(trx, s));
-  await db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', s.userId)
-    .where('school_id', '=', s.schoolId)
-    .forNoKeyUpdate()
-    .execute();
-  await db
-    .deleteFrom('push_subscriptions')
-    .where('endpoint', '=', s.endpoint)
-    .where('p256dh', '=', s.p256dh)
-    .where('auth', '=', s.auth)
-    .where((eb) => eb.or([eb('user_id', '<>', s.userId), eb('school_id', '<>', s.schoolId)]))
-    .execute();
+  await takeEndpoint(db, s, { p256dh: s.p256dh, auth: s.auth });
   // The DELETE sees the rows as they were before the INSERT (one snapshot): the caller's others, less the
   // renewed one, of which the newest MAX - 1 stay beside it. created_at is when the browser last
   // subscribed (a renewal counts as new), and orders the trim.
@@ -86,6 +99,33 @@ export async function upsertSubscription(db: Db, s: NewSubscription): Promise<'s
     )
     SELECT id FROM saved`.execute(db);
   return rows.length > 0 ? 'saved' : 'taken';
+}
+
+/**
+ * A phone's push token (FCM or APNs) as the user's subscription, in the caller's transaction: the token
+ * moves to this user from whoever held it (the phone is now signed in as them), renewed if already theirs;
+ * at most MAX_SUBSCRIPTIONS_PER_USER per user, the oldest going. Runs in the system scope.
+ */
+export async function upsertDeviceSubscription(
+  db: Db,
+  s: { schoolId: number; userId: number; channel: 'fcm' | 'apns'; token: string },
+): Promise<void> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => upsertDeviceSubscription(trx, s));
+  await takeEndpoint(db, { schoolId: s.schoolId, userId: s.userId, endpoint: s.token }, null);
+  await sql`
+    WITH saved AS (
+      INSERT INTO push_subscriptions AS p (school_id, user_id, channel, endpoint)
+      VALUES (${s.schoolId}, ${s.userId}, ${s.channel}, ${s.token})
+      ON CONFLICT (endpoint) DO UPDATE SET channel = excluded.channel, last_success_at = NULL, created_at = now()
+      RETURNING id
+    )
+    DELETE FROM push_subscriptions
+    WHERE id IN (
+      SELECT id FROM push_subscriptions
+      WHERE user_id = ${s.userId} AND school_id = ${s.schoolId} AND id NOT IN (SELECT id FROM saved)
+      ORDER BY created_at DESC, id DESC
+      OFFSET ${MAX_SUBSCRIPTIONS_PER_USER - 1}
+    )`.execute(db);
 }
 
 /** The caller's own subscription only: another user's (or school's) endpoint is left alone. */
@@ -179,6 +219,7 @@ export async function claimDuePush(db: Db, limit: number, leaseSeconds: number) 
       'o.ttl_seconds',
       'o.urgency',
       'o.subscription_id',
+      's.channel',
       's.endpoint',
       's.p256dh',
       's.auth',
@@ -192,82 +233,4 @@ export async function claimDuePush(db: Db, limit: number, leaseSeconds: number) 
   const attempts = new Map(leases.map((lease) => [lease.id, lease.attempts]));
   // A row whose subscription went meanwhile went with it (cascade): nothing to send.
   return rows.map((row) => ({ ...row, attempts: attempts.get(row.id) ?? 0 }));
-}
-
-export type DueReminder = {
-  school_id: number;
-  event_id: number;
-  event_name: string;
-  group_int: number;
-  code: string;
-  timezone: string;
-  starts_at: Date;
-  party_id: number | null;
-  teacher_id: number | null;
-};
-
-/**
- * Marks the live bookings of enabled events that start within a day of `now` as reminded and returns
- * them, in the caller's transaction: the primary key makes each reminder once across instances. A booking
- * made less than a day before its start is not reminded (it was just booked). Runs in the system scope.
- */
-export async function claimDueReminders(db: Db, now: Date, limit: number): Promise<DueReminder[]> {
-  const claimed = await db
-    .insertInto('booking_reminders')
-    .columns(['booking_id', 'school_id'])
-    .expression(
-      db
-        .selectFrom('bookings as b')
-        .innerJoin('events as e', (join) =>
-          join.onRef('e.id', '=', 'b.event_id').onRef('e.school_id', '=', 'b.school_id'),
-        )
-        .select(['b.id', 'b.school_id'])
-        .where('b.status', '=', 'booked')
-        .where('e.status', '=', EVENT_STATUS.enabled)
-        .where('b.starts_at', '>', now)
-        .where('b.starts_at', '<=', sql<Date>`${now}::timestamptz + interval '1 day'`)
-        .where('b.created_at', '<=', sql<Date>`b.starts_at - interval '1 day'`)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('booking_reminders as r')
-                .select('r.booking_id')
-                .whereRef('r.booking_id', '=', 'b.id'),
-            ),
-          ),
-        )
-        .orderBy('b.starts_at')
-        .limit(limit),
-    )
-    .onConflict((oc) => oc.column('booking_id').doNothing())
-    .returning('booking_id')
-    .execute();
-  if (claimed.length === 0) return [];
-  return db
-    .selectFrom('bookings as b')
-    .innerJoin('events as e', (join) =>
-      join.onRef('e.id', '=', 'b.event_id').onRef('e.school_id', '=', 'b.school_id'),
-    )
-    .innerJoin('event_types as t', (join) =>
-      join.onRef('t.id', '=', 'e.event_type_id').onRef('t.school_id', '=', 'e.school_id'),
-    )
-    .innerJoin('schools as s', 's.id', 'b.school_id')
-    .select([
-      'b.school_id',
-      'b.event_id',
-      'e.name as event_name',
-      't.group_int',
-      'e.code',
-      's.timezone',
-      'b.starts_at',
-      'b.teacher_id',
-    ])
-    .select(sql<number | null>`coalesce(b.parent_id, b.student_id)`.as('party_id'))
-    .where(
-      'b.id',
-      'in',
-      claimed.map((row) => row.booking_id),
-    )
-    .orderBy('b.starts_at')
-    .execute();
 }

@@ -72,6 +72,8 @@ export type EveningOptions = {
   quick?: boolean;
   /** The school's name (Booking Academy). */
   schoolName?: string;
+  /** The evening's day ('YYYY-MM-DD', in the school's zone); a week ahead unless given. */
+  date?: string;
 };
 
 /** 16:00–18:00 on a day ahead, 10-minute slots, four teachers (Maths, English, Science, Art), enabled. */
@@ -105,7 +107,7 @@ export async function evening(t: TestApp, options: EveningOptions = {}): Promise
   if (options.maxAppointmentsPerChild !== undefined)
     settings.maxAppointmentsPerChild = options.maxAppointmentsPerChild;
   expectStatus(await http.post(`events/update?id=${eventId}`, token, settings), 200);
-  const date = daysAhead(7);
+  const date = options.date ?? daysAhead(7);
   await createSection(http, token, eventId, {
     date,
     start: '16:00',

@@ -25,6 +25,7 @@ describe('school profile', () => {
       id: expect.any(Number),
       name: 'Profile School',
       timezone: 'Europe/London',
+      reminderTime: '18:00',
       address: null,
       contactEmail: null,
       phone: null,
@@ -56,10 +57,11 @@ describe('school profile', () => {
     expect(index.subscriberName).toBe('Profile High');
   });
 
-  it('site/update-school refuses a short name, an unknown time zone and a bad contact email', async () => {
+  it('site/update-school refuses a short name, an unknown time zone, a time that is none and a bad contact email', async () => {
     const res = await http.post('site/update-school', admin.token, {
       name: 'ab',
       timezone: 'Mars/Olympus_Mons',
+      reminderTime: '25:00',
       contactEmail: 'office@',
     });
     expect(expectStatus(res, 422)).toEqual({
@@ -67,6 +69,7 @@ describe('school profile', () => {
       errors: {
         name: ['Min 3 characters'],
         timezone: ['Unknown time zone'],
+        reminderTime: ['Must be a time like 18:00'],
         contactEmail: ['Invalid email format'],
       },
     });

@@ -134,7 +134,7 @@ describe('Push: where the server may send (issue 35)', () => {
       browser,
     );
     expect(await subscriptionsOf(a.parent.id)).toHaveLength(3);
-    expect(await sendDuePush(t.db, keys, guard)).toBe(0);
+    expect(await sendDuePush(t.db, { keys, guard })).toBe(0);
     expect(service.received).toEqual([]);
     // Gone, with their queue: nothing is left to try again.
     expect(await subscriptionsOf(a.parent.id)).toEqual([]);
@@ -158,7 +158,7 @@ describe('Push: where the server may send (issue 35)', () => {
     };
     const browser = service.browser('by-name');
     await storedWithPush(a, a.parent, endpoints, browser);
-    expect(await sendDuePush(t.db, keys, relaxed)).toBe(0);
+    expect(await sendDuePush(t.db, { keys, guard: relaxed })).toBe(0);
     expect(service.received).toEqual([]);
     const failures = await t.db
       .selectFrom('push_outbox as o')
@@ -211,7 +211,7 @@ describe('Push: where the server may send (issue 35)', () => {
     };
     const browser = service.browser('pinned');
     await storedWithPush(a, a.parent, [endpoint], browser);
-    expect(await sendDuePush(t.db, keys, pinned)).toBe(1);
+    expect(await sendDuePush(t.db, { keys, guard: pinned })).toBe(1);
     expect(lookups).toEqual(['push.test']);
     expect(service.received.map((request) => request.path)).toEqual(['/push/pinned']);
     expect(service.received[0]?.headers.host).toBe(`push.test:${port}`);
@@ -231,7 +231,7 @@ describe('Push: where the server may send (issue 35)', () => {
       ttlSeconds: 60,
       urgency: 'normal',
     });
-    expect(await sendDuePush(t.db, keys, fresh)).toBe(0);
+    expect(await sendDuePush(t.db, { keys, guard: fresh })).toBe(0);
     expect(service.received).toEqual([]);
     const pending = await t.db
       .selectFrom('push_outbox')
@@ -254,7 +254,7 @@ describe('Push: where the server may send (issue 35)', () => {
       service.status = status;
       service.location = `${second.origin}/push/stolen`;
       await t.db.updateTable('push_outbox').set({ next_attempt_at: new Date() }).execute();
-      expect(await sendDuePush(t.db, keys, LOCAL_PUSH), String(status)).toBe(0);
+      expect(await sendDuePush(t.db, { keys, guard: LOCAL_PUSH }), String(status)).toBe(0);
       expect(service.received, String(status)).toHaveLength(1);
       expect(second.received, String(status)).toEqual([]);
       const row = await t.db

@@ -105,8 +105,8 @@ describe('Web Push', () => {
     await bookOne(a);
     // Committed with the booking, not sent by the request.
     expect(service.received).toHaveLength(0);
-    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(2);
-    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(0);
+    expect(await sendDuePush(t.db, { keys, guard: LOCAL_PUSH })).toBe(2);
+    expect(await sendDuePush(t.db, { keys, guard: LOCAL_PUSH })).toBe(0);
     expect(service.received).toHaveLength(2);
 
     const publicKey = await pushKey(t);
@@ -153,7 +153,7 @@ describe('Web Push', () => {
     expect(settings.groupedSettings.push).toMatchObject({ bookings: false, reminders: true });
     service.received.length = 0;
     await bookOne(a, 1);
-    await sendDuePush(t.db, keys, LOCAL_PUSH);
+    await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
     const parent = service.received.filter((request) => request.path === '/push/parent');
     expect(parent).toHaveLength(1);
     expect(parentBrowser.decrypt(parent[0]?.body ?? Buffer.alloc(0))).toMatchObject({
@@ -169,7 +169,7 @@ describe('Web Push', () => {
     service.status = 500;
     service.received.length = 0;
     await bookOne(a, 2);
-    expect(await sendDuePush(t.db, keys, LOCAL_PUSH)).toBe(0);
+    expect(await sendDuePush(t.db, { keys, guard: LOCAL_PUSH })).toBe(0);
     const failed = await t.db
       .selectFrom('push_outbox')
       .select(['status', 'attempts', 'last_error', 'next_attempt_at'])
@@ -184,7 +184,7 @@ describe('Web Push', () => {
 
     service.status = 410;
     await t.db.updateTable('push_outbox').set({ next_attempt_at: new Date() }).execute();
-    await sendDuePush(t.db, keys, LOCAL_PUSH);
+    await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
     const left = (await subscriptions(t)).map((s) => s.endpoint);
     expect(left).not.toContain(`${service.origin}/push/parent`);
     // The teacher's browser got nothing (not this booking's teacher) and stays subscribed.
@@ -228,7 +228,7 @@ describe('Web Push', () => {
     // A's booking no longer reaches that browser.
     service.received.length = 0;
     await bookOne(a, 3);
-    await sendDuePush(t.db, keys, LOCAL_PUSH);
+    await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
     expect(service.received.filter((r) => r.path === '/push/shared')).toEqual([]);
   });
 });
@@ -254,7 +254,7 @@ describe('Web Push: an event opening and the school’s messages', () => {
       );
       expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 0 }), 200);
       expectStatus(await e.http.post(`events/update?id=${e.eventId}`, e.admin.token, { status: 1 }), 200);
-      await sendDuePush(t.db, keys, LOCAL_PUSH);
+      await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
       const opened = { action: 'event_open', title: 'Year 9 consultations', body: 'Booking is open.' };
       const decrypted = (browser: Browser, path: string) =>
         service.received.filter((r) => r.path === path).map((r) => browser.decrypt(r.body));
@@ -271,14 +271,14 @@ describe('Web Push: an event opening and the school’s messages', () => {
         }),
         200,
       );
-      await sendDuePush(t.db, keys, LOCAL_PUSH);
+      await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
       expect(decrypted(parent, '/push/parent')).toMatchObject([{ action: 'reminder' }]);
       expect(decrypted(other, '/push/other')).toMatchObject([{ action: 'refresh_home' }]);
 
       // The parent, invited to teach too: told by push, without the link (a credential; it stays in the mail).
       service.received.length = 0;
       await addPerson(t, e.admin.token, 'teacher', { email: e.parent.email, sendInvite: true });
-      await sendDuePush(t.db, keys, LOCAL_PUSH);
+      await sendDuePush(t.db, { keys, guard: LOCAL_PUSH });
       expect(decrypted(parent, '/push/parent')).toEqual([
         {
           action: 'invitation',
@@ -312,8 +312,8 @@ describe('Web Push across a server restart', () => {
       const workers = [1, 2].map(() =>
         startPushWorker({
           db: t.db,
-          keys,
-          guard: LOCAL_PUSH,
+          channels: { keys, guard: LOCAL_PUSH },
+          reminders: { product: t.config.appName, appUrl: t.config.appUrl },
           intervalMs: 20,
           onError: (error) => errors.push(error),
         }),

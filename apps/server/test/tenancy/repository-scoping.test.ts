@@ -19,6 +19,7 @@ import * as jobs from '../../src/modules/jobs/jobs.repository';
 import * as loadTest from '../../src/modules/load-test/load-test.repository';
 import * as people from '../../src/modules/people/people.repository';
 import * as twoFactor from '../../src/modules/profile/two-factor.repository';
+import * as reminders from '../../src/modules/reminders/day-before.repository';
 import * as subjects from '../../src/modules/subjects/subjects.repository';
 import * as tickets from '../../src/modules/tickets/tickets.repository';
 import * as tokens from '../../src/modules/tokens/tokens.repository';
@@ -917,7 +918,28 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
       deleteSubscription: { noSchool: worker },
       markDelivered: { noSchool: worker },
       claimDuePush: { noSchool: worker },
-      claimDueReminders: { noSchool: worker },
+      upsertDeviceSubscription: {
+        // As a browser's endpoint: a phone's token moves to whoever registers it last, from any school.
+        write: ({ db, s, o }) =>
+          push.upsertDeviceSubscription(db, {
+            schoolId: s.schoolId,
+            userId: o.parent.id,
+            channel: 'apns',
+            token: randomUUID().replaceAll('-', '').repeat(2),
+          }),
+        refused: 'a composite foreign key',
+      },
+    },
+  ],
+  'modules/reminders/day-before': [
+    reminders,
+    {
+      claimDayBeforeReminders: {
+        noSchool: 'the reminder sweep’s own query (system scope), every school by its clock',
+      },
+      reminderAppointments: {
+        noSchool: 'the reminder sweep’s own query: the schools of the rows it claimed',
+      },
     },
   ],
 };

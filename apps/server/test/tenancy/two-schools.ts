@@ -78,8 +78,11 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
     .executeTakeFirstOrThrow();
   await booked(e, e.parent.token, [{ slotId, studentId: child.id, subjectId: e.subjects[0] ?? 0 }]);
   const booking = await rowOf(db, 'bookings', school, 'slot_id', slotId);
-  // As the reminder sweep records a reminder pushed (claimDueReminders picks bookings a day ahead).
-  await db.insertInto('booking_reminders').values({ booking_id: booking.id, school_id: school }).execute();
+  // As the reminder sweep records a reminder sent (claimDayBeforeReminders: a person and a day).
+  await db
+    .insertInto('day_before_reminders')
+    .values({ school_id: school, user_id: e.parent.id, day: daysAhead(7) })
+    .execute();
   const section = await db
     .selectFrom('slots')
     .select('section_id')

@@ -1,4 +1,5 @@
 import { STORAGE_KEYS } from '@parley/domain/constants';
+import { PUSH_ACTIONS } from '@parley/domain/push';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminUser } from '../test-support/screen-fixtures';
 import { reloadSession } from './session';
@@ -78,7 +79,7 @@ describe('on a device', () => {
 describe('installNativeShell: back button, deep links, status bar', () => {
   it('back button: history back while there is history, else leaves the app', () => {
     const back = vi.spyOn(window.history, 'back').mockImplementation(() => {});
-    native.installNativeShell({ navigate: vi.fn(), hosts: [] });
+    native.installNativeShell({ navigate: vi.fn(), refreshHome: vi.fn(), hosts: [] });
     plugin.emit('backButton', { canGoBack: true });
     expect(back).toHaveBeenCalledTimes(1);
     expect(plugin.App.exitApp).not.toHaveBeenCalled();
@@ -89,7 +90,7 @@ describe('installNativeShell: back button, deep links, status bar', () => {
 
   it('a link that opens the app navigates to its path, query and hash; a foreign one does nothing', () => {
     const navigate = vi.fn();
-    native.installNativeShell({ navigate, hosts: ['parley.example.com'] });
+    native.installNativeShell({ navigate, refreshHome: vi.fn(), hosts: ['parley.example.com'] });
     plugin.emit('appUrlOpen', { url: 'https://parley.example.com/book/ptevent/AB12?ref=mail#times' });
     plugin.emit('appUrlOpen', { url: 'app.parley.mobile://tickets/T-9' });
     plugin.emit('appUrlOpen', { url: 'https://elsewhere.example.net/book/ptevent/AB12' });
@@ -97,7 +98,7 @@ describe('installNativeShell: back button, deep links, status bar', () => {
   });
 
   it('Android: dark status bar style on black (spec §9); iOS: the style only', async () => {
-    native.installNativeShell({ navigate: vi.fn(), hosts: [] });
+    native.installNativeShell({ navigate: vi.fn(), refreshHome: vi.fn(), hosts: [] });
     await vi.waitFor(() =>
       expect(plugin.StatusBar.setBackgroundColor).toHaveBeenCalledWith({ color: '#000000' }),
     );
@@ -109,9 +110,16 @@ describe('installNativeShell: back button, deep links, status bar', () => {
     expect(plugin.StatusBar.setBackgroundColor).not.toHaveBeenCalled();
   });
 
-  it('the cleanup removes both listeners', async () => {
-    native.installNativeShell({ navigate: vi.fn(), hosts: [] })();
-    await vi.waitFor(() => expect(plugin.removed.sort()).toEqual(['appUrlOpen', 'backButton']));
+  it('the cleanup removes every listener it added, the push ones too', async () => {
+    native.installNativeShell({ navigate: vi.fn(), refreshHome: vi.fn(), hosts: [] })();
+    await vi.waitFor(() =>
+      expect(plugin.removed.sort()).toEqual([
+        'appUrlOpen',
+        'backButton',
+        'pushNotificationActionPerformed',
+        'pushNotificationReceived',
+      ]),
+    );
   });
 });
 
@@ -202,7 +210,8 @@ describe('native push token (users/register-token, deviceTokenRegistered)', () =
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe('/api/users/register-token?id=21');
     expect(init?.method).toBe('POST');
-    expect(JSON.parse(String(init?.body))).toEqual({ deviceToken: 'fcm-token-1' });
+    // The platform names the push service (Android: FCM; an iPhone's token goes to APNs).
+    expect(JSON.parse(String(init?.body))).toEqual({ deviceToken: 'fcm-token-1', platform: 'android' });
     expect(localStorage.getItem(STORAGE_KEYS.deviceTokenRegistered)).toBe('21');
 
     expect(await native.registerNativePushToken(21)).toBe('already-registered');
@@ -228,7 +237,7 @@ describe('native push token (users/register-token, deviceTokenRegistered)', () =
     localStorage.setItem(STORAGE_KEYS.accessToken, 'tok-1');
     localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify({ ...adminUser, id: 31 }));
     reloadSession();
-    const stop = native.installNativeShell({ navigate: vi.fn(), hosts: [] });
+    const stop = native.installNativeShell({ navigate: vi.fn(), refreshHome: vi.fn(), hosts: [] });
     await vi.waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.deviceTokenRegistered)).toBe('31'));
     localStorage.setItem(STORAGE_KEYS.currentUser, JSON.stringify({ ...adminUser, id: 32 }));
     reloadSession();
@@ -241,11 +250,69 @@ describe('native push token (users/register-token, deviceTokenRegistered)', () =
     localStorage.clear();
     reloadSession();
   });
+});
 
-  it('onNativePush passes a received notification’s data (e.g. refresh_home)', () => {
-    const listener = vi.fn();
-    native.onNativePush(listener);
-    plugin.emit('pushNotificationReceived', { data: { action: 'refresh_home' } });
-    expect(listener).toHaveBeenCalledWith({ action: 'refresh_home' });
+describe('native pushes (FCM, APNs): handled as Web Push is (spec §3/§4)', () => {
+  function shell() {
+    const navigate = vi.fn();
+    const refreshHome = vi.fn();
+    native.installNativeShell({ navigate, refreshHome, hosts: [] });
+    return { navigate, refreshHome };
+  }
+  // As the plugin gives them: Android's FCM data map, and iOS's APNs payload (custom keys beside aps).
+  const received = (data: unknown) =>
+    plugin.emit('pushNotificationReceived', { id: '1', title: 'Parley', body: 'Booked', data });
+  const tapped = (data: unknown) =>
+    plugin.emit('pushNotificationActionPerformed', { actionId: 'tap', notification: { id: '1', data } });
+
+  it.each(PUSH_ACTIONS)('%s received in the foreground refreshes home and navigates nowhere', (action) => {
+    const { navigate, refreshHome } = shell();
+    received({ action, url: '/book/event/AB12' });
+    expect(refreshHome).toHaveBeenCalledTimes(1);
+    received({ aps: { alert: { title: 'Parley', body: 'Booked' } }, action, url: '/home' });
+    expect(refreshHome).toHaveBeenCalledTimes(2);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it.each(PUSH_ACTIONS)('%s tapped opens its page and refreshes home', (action) => {
+    const { navigate, refreshHome } = shell();
+    tapped({ action, title: 'Parley', body: 'Booked', url: '/book/ptevent/AB12?slot=3#times' });
+    expect(navigate.mock.calls).toEqual([['/book/ptevent/AB12?slot=3#times']]);
+    expect(refreshHome).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    'https://evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    '/\t/evil.example',
+    'javascript:alert(1)',
+    'book/event/AB12',
+    '',
+    undefined,
+  ])('a tapped push with the url %j opens home, never another site', (url) => {
+    const { navigate, refreshHome } = shell();
+    tapped({ action: 'booking', url });
+    expect(navigate.mock.calls).toEqual([['/home']]);
+    expect(refreshHome).toHaveBeenCalledTimes(1);
+  });
+
+  it('a push that is not ours (no known action) does nothing, received or tapped', () => {
+    const { navigate, refreshHome } = shell();
+    for (const data of [
+      undefined,
+      null,
+      'refresh_home',
+      {},
+      { url: '/home' },
+      { action: 'hello', url: '/home' },
+      { action: 'toString', url: '/home' },
+      { aps: { alert: 'Another app' } },
+    ]) {
+      received(data);
+      tapped(data);
+    }
+    expect(navigate).not.toHaveBeenCalled();
+    expect(refreshHome).not.toHaveBeenCalled();
   });
 });

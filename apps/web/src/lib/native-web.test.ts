@@ -10,12 +10,21 @@ import {
   isInDeviceCalendar,
   isNative,
   nativePlatform,
-  onNativePush,
   registerNativePushToken,
 } from './native';
 
 // The native module in a plain browser: the real @capacitor/core (it reports "web" in jsdom), nothing
-// replaced but fetch. Also the pure deep link and back button handlers, with their inputs.
+// replaced but fetch, and the app and push plugins, which only record what is asked of them (a listener
+// added here would be a native one the browser never needs). Also the pure deep link and back button
+// handlers, with their inputs.
+
+const asked = vi.hoisted(() => ({ calls: [] as string[] }));
+vi.mock('@capacitor/app', () => ({
+  App: { addListener: (event: string) => asked.calls.push(`App.${event}`) },
+}));
+vi.mock('@capacitor/push-notifications', () => ({
+  PushNotifications: { addListener: (event: string) => asked.calls.push(`PushNotifications.${event}`) },
+}));
 
 const spring = { id: 5, name: 'Spring evening', eventDate: '2026-03-12T16:00:00.000Z', location: null };
 
@@ -38,11 +47,15 @@ describe('in a browser (web fallback)', () => {
     expect(headerOffsetPx()).toBe(0);
   });
 
-  it('installs no listeners and navigates nowhere', () => {
+  it('installs no listeners (back button, links, pushes) and navigates or refreshes nothing', () => {
+    asked.calls.length = 0;
     const navigate = vi.fn();
-    const cleanup = installNativeShell({ navigate, hosts: ['parley.example.com'] });
+    const refreshHome = vi.fn();
+    const cleanup = installNativeShell({ navigate, refreshHome, hosts: ['parley.example.com'] });
     cleanup();
+    expect(asked.calls).toEqual([]);
     expect(navigate).not.toHaveBeenCalled();
+    expect(refreshHome).not.toHaveBeenCalled();
   });
 
   it('"Add to Calendar" downloads the server .ics for the event', async () => {
@@ -75,12 +88,10 @@ describe('in a browser (web fallback)', () => {
     expect(await addEventToCalendar(spring)).toEqual({ status: 'failed', message: 'Event not found' });
   });
 
-  it('cannot read a device calendar, registers no push token, hears no native push', async () => {
+  it('cannot read a device calendar, registers no push token', async () => {
     expect(await isInDeviceCalendar(spring)).toBe(false);
     expect(await registerNativePushToken(21)).toBe('not-native');
     expect(localStorage.getItem(STORAGE_KEYS.deviceTokenRegistered)).toBeNull();
-    const listener = vi.fn();
-    onNativePush(listener)();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -13,6 +13,7 @@ import {
   wholeDay,
 } from './calendar-event';
 import { downloadFile } from './download';
+import { readPush } from './push-message';
 import { getSession, subscribeSession } from './session';
 import { readString, writeString } from './storage';
 
@@ -81,11 +82,13 @@ export function handleBackButton(canGoBack: boolean, actions: BackActions): void
 }
 
 /**
- * Installs the native listeners once at start: back button, links that open the app, status bar.
+ * Installs the native listeners once at start: back button, links that open the app, pushes, status bar.
  * Returns a cleanup. In a browser it does nothing.
  */
 export function installNativeShell(options: {
   navigate: (path: string) => void;
+  /** Refetches home where it is shown (spec §4), without navigating. */
+  refreshHome: () => void;
   hosts?: readonly string[];
 }): () => void {
   if (!isNative()) return () => {};
@@ -101,6 +104,7 @@ export function installNativeShell(options: {
       const target = deepLinkTarget(url, hosts);
       if (target) options.navigate(target);
     }),
+    ...listenToPushes(options),
   ];
   void applyNativeChrome();
   const stopPush = registerPushForSession();
@@ -235,7 +239,12 @@ export async function registerNativePushToken(userId: number): Promise<PushRegis
         reject(error);
       });
     });
-    await api.post('users/register-token', { deviceToken: token }, { query: { id: userId } });
+    // The platform says which push service the token is for (Android: FCM; iOS: APNs).
+    await api.post(
+      'users/register-token',
+      { deviceToken: token, platform: nativePlatform() },
+      { query: { id: userId } },
+    );
     writeString(STORAGE_KEYS.deviceTokenRegistered, String(userId));
     return 'registered';
   } catch (error) {
@@ -260,13 +269,23 @@ export function registerPushForSession(): () => void {
 }
 
 /**
- * Notifications received while the app is open (native), with their data (e.g. action "refresh_home",
- * spec §4). Returns a cleanup; in a browser it does nothing (Web Push goes through the service worker).
+ * FCM and APNs pushes, handled as the service worker handles Web Push (sw/push.ts, spec §4): whatever
+ * the action, what it announces changed home, so home is refetched; a tap on one the system showed opens
+ * its page. Received in the foreground, nothing navigates: the user did not ask to leave the screen.
  */
-export function onNativePush(listener: (data: Record<string, unknown>) => void): () => void {
-  if (!isNative()) return () => {};
-  const handle = PushNotifications.addListener('pushNotificationReceived', (notification) =>
-    listener((notification.data ?? {}) as Record<string, unknown>),
-  );
-  return () => void handle.then((registered) => registered.remove());
+function listenToPushes(options: {
+  navigate: (path: string) => void;
+  refreshHome: () => void;
+}): Promise<PluginListenerHandle>[] {
+  return [
+    PushNotifications.addListener('pushNotificationReceived', (notification) => {
+      if (readPush(notification.data)) options.refreshHome();
+    }),
+    PushNotifications.addListener('pushNotificationActionPerformed', ({ notification }) => {
+      const message = readPush(notification.data);
+      if (!message) return;
+      options.navigate(message.url);
+      options.refreshHome();
+    }),
+  ];
 }

@@ -63,6 +63,13 @@ describe('sw/push', () => {
     expect(await dispatch(sw, 'push', { data: { text: () => 'hello' } })).toBe(0);
     expect(await dispatch(sw, 'push', { data: null })).toBe(0);
     expect(parsePush('{"action":"booking","url":"https://evil.example"}')?.url).toBe('/home');
+    expect(parsePush('{"action":"booking","url":"//evil.example"}')?.url).toBe('/home');
+    // Only the actions the server sends (PUSH_ACTIONS): another one is not ours, shown nowhere.
+    const open = scope([{ url: 'https://parley.example/home' }]);
+    const waits = await dispatch(open.sw, 'push', push({ action: 'hello', title: 'Hi', body: '', url: '/' }));
+    expect(waits).toBe(0);
+    expect(open.sw.registration.showNotification).not.toHaveBeenCalled();
+    expect(open.clients[0]?.postMessage).not.toHaveBeenCalled();
   });
 
   it('a click focuses an open Parley window on the url, or opens one', async () => {

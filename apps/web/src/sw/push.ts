@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 
-// The push side of the service worker (issue 12). A push carries { action, title, body, url } (the
-// server's push/push-messages.ts). `refresh_home` (spec §4) shows nothing: open pages are told to refresh
-// home. Anything else is shown as a notification, and open pages refresh home too (what it announces
-// changed it). A click focuses a Parley window on the push's url, or opens one.
+import { type PushMessage, readPush } from '../lib/push-message';
 
-export type PushMessage = { action: string; title: string; body: string; url: string };
+// The push side of the service worker (issue 12). A push carries { action, title, body, url }, read by
+// lib/push-message.ts as the native shell reads it. `refresh_home` (spec §4) shows nothing: open pages are
+// told to refresh home. Anything else is shown as a notification, and open pages refresh home too (what it
+// announces changed it). A click focuses a Parley window on the push's url, or opens one.
 
-/** The message a page listens for (features/push/use-push.ts). */
+/** The message a page listens for (features/push/use-refresh-home.ts). */
 export const REFRESH_HOME_MESSAGE = { type: 'refresh_home' } as const;
 
 const ICON = '/icons/icon-192.png';
@@ -16,14 +16,7 @@ const ICON = '/icons/icon-192.png';
 export function parsePush(text: string | undefined): PushMessage | null {
   if (!text) return null;
   try {
-    const value = JSON.parse(text) as Partial<PushMessage>;
-    if (typeof value.action !== 'string') return null;
-    return {
-      action: value.action,
-      title: typeof value.title === 'string' ? value.title : '',
-      body: typeof value.body === 'string' ? value.body : '',
-      url: typeof value.url === 'string' && value.url.startsWith('/') ? value.url : '/home',
-    };
+    return readPush(JSON.parse(text));
   } catch {
     return null;
   }

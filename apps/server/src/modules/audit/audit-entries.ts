@@ -179,6 +179,7 @@ const EVENT_FIELDS = {
   gown_sizes: 'gownSizes',
   max_appointments_per_child: 'maxAppointmentsPerChild',
   booking_notifications: 'bookingNotifications',
+  day_before_reminder: 'dayBeforeReminder',
   scan_opens_hours_before: 'scanOpensHoursBefore',
   scan_closes_hours_after: 'scanClosesHoursAfter',
 } as const;

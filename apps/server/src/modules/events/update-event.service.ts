@@ -85,6 +85,7 @@ export async function updateEvent(
     if (body.maxAppointmentsPerChild !== undefined)
       fields.max_appointments_per_child = body.maxAppointmentsPerChild;
     if (body.bookingNotifications !== undefined) fields.booking_notifications = body.bookingNotifications;
+    if (body.dayBeforeReminder !== undefined) fields.day_before_reminder = body.dayBeforeReminder;
     if (body.scanOpensHoursBefore !== undefined) fields.scan_opens_hours_before = body.scanOpensHoursBefore;
     if (body.scanClosesHoursAfter !== undefined) fields.scan_closes_hours_after = body.scanClosesHoursAfter;
     await repo.updateEvent(trx, schoolId, eventId, fields);

@@ -201,6 +201,7 @@ function toDetail(
     scanOpensHoursBefore: event.scan_opens_hours_before,
     scanClosesHoursAfter: event.scan_closes_hours_after,
     bookingNotifications: event.booking_notifications,
+    dayBeforeReminder: event.day_before_reminder,
     sections,
     sectionTimeLabels: sections.map((section) => section.label),
     recipientCount: parts.recipientCount,

@@ -1,5 +1,6 @@
 import { currentUser, messageResponse } from '@parley/domain/auth';
 import { idQuery } from '@parley/domain/people';
+import { deviceTokenRequest } from '@parley/domain/push';
 import {
   changePasswordRequest,
   profileUpdate,
@@ -102,11 +103,11 @@ export function profileRoutes(api: Api, ctx: AppContext): void {
         tags,
         security,
         querystring: idQuery.partial(),
-        body: z.strictObject({ deviceToken: z.string().min(1).max(4096) }),
+        body: deviceTokenRequest,
         response: { 200: messageResponse, ...errorResponses },
       },
     },
-    (request) => profile.registerDeviceToken(ctx, sessionOf(request).userId, request.body.deviceToken),
+    (request) => profile.registerDeviceToken(ctx, sessionOf(request), request.body),
   );
 
   // One's signed-in sessions (decision 015).

@@ -1,12 +1,15 @@
 import { SERVER_TEXT } from '@parley/domain/messages';
+import { type DeviceTokenRequest, deviceTokenChannel } from '@parley/domain/push';
 import type { ChangePasswordRequest, ProfileUpdate, SettingsUpdate } from '@parley/domain/school';
 import { withSettingsDefaults } from '@parley/domain/settings-defaults';
 import type { AppContext } from '../../context';
+import { asSystem } from '../../db/scope';
 import type { Actor } from '../../lib/actor';
 import { assertNotBreached } from '../../lib/breached-passwords';
 import { forbidden, notFound, unprocessable } from '../../lib/http-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken } from '../../lib/tokens';
+import { upsertDeviceSubscription } from '../../push/push.repository';
 import { currentUser } from '../accounts/accounts.service';
 import { recordAudit } from '../audit/audit.service';
 import { personUpdateEntry } from '../audit/audit-entries';
@@ -82,7 +85,30 @@ export async function updateSettings(ctx: AppContext, userId: number, body: Sett
   return { groupedSettings: next };
 }
 
-export async function registerDeviceToken(ctx: AppContext, userId: number, deviceToken: string) {
-  await updateProfile(ctx.db, userId, { device_token: deviceToken });
+const NOT_A_TOKEN = 'Must be the push token the phone gave the app';
+
+/**
+ * The native app's push token (spec §7 Device): kept on the account, as the spec's current user shows it,
+ * and as the phone's subscription to the push outbox (FCM or APNs), the caller's from now on: a phone
+ * signed in as someone else now (a shared family phone) gets that user's pushes only.
+ */
+export async function registerDeviceToken(
+  ctx: AppContext,
+  session: { userId: number; schoolId: number },
+  body: DeviceTokenRequest,
+) {
+  const channel = deviceTokenChannel(body);
+  if (!channel) throw unprocessable(NOT_A_TOKEN, { deviceToken: [NOT_A_TOKEN] });
+  // The token may be held by someone in another school (the phone's last user): moved across the wall,
+  // in a transaction of the system scope of its own.
+  await asSystem(() =>
+    upsertDeviceSubscription(ctx.db, {
+      schoolId: session.schoolId,
+      userId: session.userId,
+      channel,
+      token: body.deviceToken,
+    }),
+  );
+  await updateProfile(ctx.db, session.userId, { device_token: body.deviceToken });
   return { message: 'Device registered.' };
 }

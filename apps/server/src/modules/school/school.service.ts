@@ -9,6 +9,7 @@ const toProfile = (school: Awaited<ReturnType<typeof findSchool>>) => ({
   id: school.id,
   name: school.name,
   timezone: school.timezone,
+  reminderTime: school.reminder_time.slice(0, 5),
   address: school.address,
   contactEmail: school.contact_email,
   phone: school.phone,
@@ -24,6 +25,7 @@ export async function updateSchoolProfile(db: Db, schoolId: number, body: z.outp
   await updateSchool(db, schoolId, {
     name: body.name,
     timezone: body.timezone,
+    ...(body.reminderTime !== undefined && { reminder_time: body.reminderTime }),
     ...(body.address !== undefined && { address: body.address }),
     ...(body.contactEmail !== undefined && { contact_email: body.contactEmail }),
     ...(body.phone !== undefined && { phone: body.phone }),

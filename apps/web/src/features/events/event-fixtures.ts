@@ -217,6 +217,7 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
       maxAppointmentsPerChild: null,
     },
     bookingNotifications: false,
+    dayBeforeReminder: true,
     guestCountOptions: [0],
     gownOptions: [],
     sections: [

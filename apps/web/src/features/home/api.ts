@@ -7,6 +7,7 @@ import { FIRST_ANSWER_FRESH_MS, type FirstAnswer, firstHomeData } from '../../li
 import { cachedQuery, queryClient } from '../../lib/query-client';
 import { readJson, readString, writeJson, writeString } from '../../lib/storage';
 import { HOME_REFRESH_WAIT_MS } from './home-logic';
+import { HOME_QUERY_KEY } from './home-query-key';
 import { type CalendarEntry, parseCalendarEntries, withCalendarEntry } from './my-events-logic';
 
 // Home data (spec §7 Home: GET site/index), one of the cached queries of spec §3/§4 (forced by refresh
@@ -20,7 +21,7 @@ export async function fetchHomeData(forced = false): Promise<HomeData> {
 let pageAnswer: FirstAnswer<HomeData> | undefined;
 
 export const siteIndexQuery = queryOptions({
-  queryKey: ['home', 'site-index'],
+  queryKey: HOME_QUERY_KEY,
   queryFn: () => fetchHomeData(false),
   ...cachedQuery(),
   // Shown while home asks again; an answer younger than this (the one the page came with) is not asked

@@ -18,6 +18,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { serverMessage } from '../../../lib/api-client';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
 import { afterEventChange, setBookingNotifications, updateEvent } from '../api';
+import { DAY_BEFORE_REMINDER_TEXT } from '../day-before-reminder-text';
 import { EventFormDialog } from './event-form-dialog';
 import { EventStatusChip } from './event-status-chip';
 
@@ -46,17 +47,18 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 
 type Props = { event: EventDetail; eventTypes: EventTypeItem[] };
 
-/** Status (enable switch), the facts, the public booking link and booking notifications. */
+/** Status (enable switch), the facts, the booking link, booking notifications, the day-before reminder. */
 export function EventDetailsCard({ event, eventTypes }: Props) {
   const showSnackbar = useSnackbar();
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState<'status' | 'notifications' | null>(null);
+  const [busy, setBusy] = useState<'status' | 'notifications' | 'reminder' | null>(null);
   const enabled = event.status === 1;
 
-  const toggleStatus = async () => {
-    setBusy('status');
+  /** Saves one change of the event, its answer in the snackbar; the switch waits meanwhile. */
+  const save = async (which: NonNullable<typeof busy>, change: () => Promise<{ message: string }>) => {
+    setBusy(which);
     try {
-      const result = await updateEvent(event.id, { status: enabled ? 0 : 1 });
+      const result = await change();
       showSnackbar(result.message, 'success');
       await afterEventChange(event.id);
     } catch (error) {
@@ -65,19 +67,11 @@ export function EventDetailsCard({ event, eventTypes }: Props) {
       setBusy(null);
     }
   };
-
-  const toggleNotifications = async () => {
-    setBusy('notifications');
-    try {
-      const result = await setBookingNotifications(event.id, !event.bookingNotifications);
-      showSnackbar(result.message, 'success');
-      await afterEventChange(event.id);
-    } catch (error) {
-      showSnackbar(serverMessage(error, EVENTS_TEXT.saveFailed), 'error');
-    } finally {
-      setBusy(null);
-    }
-  };
+  const toggleStatus = () => save('status', () => updateEvent(event.id, { status: enabled ? 0 : 1 }));
+  const toggleNotifications = () =>
+    save('notifications', () => setBookingNotifications(event.id, !event.bookingNotifications));
+  const toggleReminder = () =>
+    save('reminder', () => updateEvent(event.id, { dayBeforeReminder: !event.dayBeforeReminder }));
 
   const copy = async () => {
     try {
@@ -150,21 +144,20 @@ export function EventDetailsCard({ event, eventTypes }: Props) {
             </IconButton>
           </Tooltip>
         </Stack>
-        <Box>
-          <FormControlLabel
-            control={
-              <Switch
-                checked={event.bookingNotifications}
-                onChange={() => void toggleNotifications()}
-                disabled={busy === 'notifications'}
-              />
-            }
-            label={EVENTS_TEXT.bookingNotifications}
-          />
-          <Typography variant="body2" color="text.secondary">
-            {EVENTS_TEXT.bookingNotificationsHelp}
-          </Typography>
-        </Box>
+        <SettingSwitch
+          checked={event.bookingNotifications}
+          onToggle={() => void toggleNotifications()}
+          disabled={busy === 'notifications'}
+          label={EVENTS_TEXT.bookingNotifications}
+          help={EVENTS_TEXT.bookingNotificationsHelp}
+        />
+        <SettingSwitch
+          checked={event.dayBeforeReminder}
+          onToggle={() => void toggleReminder()}
+          disabled={busy === 'reminder'}
+          label={DAY_BEFORE_REMINDER_TEXT.label}
+          help={DAY_BEFORE_REMINDER_TEXT.help}
+        />
       </Stack>
       <EventFormDialog
         open={editing}
@@ -173,5 +166,26 @@ export function EventDetailsCard({ event, eventTypes }: Props) {
         editing={{ id: event.id, name: event.name, eventTypeId: event.eventTypeId }}
       />
     </SectionCard>
+  );
+}
+
+/** A setting of the event saved as it is switched, with a line on what it does. */
+function SettingSwitch(props: {
+  checked: boolean;
+  onToggle: () => void;
+  disabled: boolean;
+  label: string;
+  help: string;
+}) {
+  return (
+    <Box>
+      <FormControlLabel
+        control={<Switch checked={props.checked} onChange={props.onToggle} disabled={props.disabled} />}
+        label={props.label}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {props.help}
+      </Typography>
+    </Box>
   );
 }

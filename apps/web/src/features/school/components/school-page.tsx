@@ -10,6 +10,7 @@ import type { z } from '@parley/domain/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { CLOCK_INPUT, CLOCK_REGISTRATION } from '../../../components/clock-time';
 import { FormAlert } from '../../../components/form-alert';
 import { FormTextField } from '../../../components/form-text-field';
 import { PageHeading } from '../../../components/page-heading';
@@ -23,22 +24,24 @@ import { queryClient } from '../../../lib/query-client';
 import { getSession, setCurrentUser, setSubscriberName } from '../../../lib/session';
 import { SCHOOL_TEXT } from '../../../lib/ui-text';
 import { schoolQuery, updateSchool } from '../api';
+import { REMINDER_TIME_TEXT } from '../school-text';
 import { timeZoneLabel, timeZoneOptions } from '../time-zones';
 
 type FormInput = z.input<typeof schoolUpdate>;
 type FormOutput = z.output<typeof schoolUpdate>;
-const FIELDS = ['name', 'timezone', 'address', 'contactEmail', 'phone', 'website'] as const;
+const FIELDS = ['name', 'timezone', 'reminderTime', 'address', 'contactEmail', 'phone', 'website'] as const;
 
 const toValues = (school: SchoolProfile): FormInput => ({
   name: school.name,
   timezone: school.timezone,
+  reminderTime: school.reminderTime,
   address: school.address ?? '',
   contactEmail: school.contactEmail ?? '',
   phone: school.phone ?? '',
   website: school.website ?? '',
 });
 
-/** /school (admin): the school's name, contact details and time zone. */
+/** /school (admin): the school's name, contact details, time zone and day-before reminder time. */
 export function SchoolPage() {
   const query = useQuery(schoolQuery);
   return (
@@ -133,6 +136,13 @@ function SchoolForm({ school }: { school: SchoolProfile }) {
               )}
             />
           )}
+        />
+        <FormTextField
+          label={REMINDER_TIME_TEXT.label}
+          registration={register('reminderTime', CLOCK_REGISTRATION)}
+          error={errors.reminderTime?.message}
+          helperText={REMINDER_TIME_TEXT.help}
+          {...CLOCK_INPUT}
         />
         <FormTextField
           label={SCHOOL_TEXT.address}
