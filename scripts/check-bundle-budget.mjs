@@ -17,7 +17,7 @@ const KB = 1024;
 export const PAGES = [
   {
     name: 'login (/auth/login)',
-    limitKb: 202.6,
+    limitKb: 202.8,
     goalKb: 204.1,
     modules: ['src/app/layouts/auth-layout.tsx', 'src/features/auth/components/login-page.tsx'],
   },
@@ -29,7 +29,7 @@ export const PAGES = [
   },
   {
     name: 'home (/home)',
-    limitKb: 248.0,
+    limitKb: 248.4,
     goalKb: 249.7,
     modules: ['src/app/layouts/main-layout.tsx', 'src/features/home/components/home-page.tsx'],
   },
