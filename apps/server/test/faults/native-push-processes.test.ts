@@ -89,7 +89,8 @@ describe.runIf(process.env.TEST_DB === 'pg')(
       await new Promise((resolve) => setTimeout(resolve, 3000));
       expect(fcm.messages).toHaveLength(1);
       expect(
-        (fcm.messages[0]?.body as { message: { token: string; data: { action: string } } }).message,
+        (fcm.messages[0]?.body as { message?: { token: string; data: { action: string } } } | undefined)
+          ?.message,
       ).toMatchObject({
         token: ANDROID_TOKEN,
         data: { action: 'booking' },

@@ -206,7 +206,9 @@ describe('the day-before reminder, across the autumn clock change, at the school
     await t.db.deleteFrom('day_before_reminders').execute();
     await t.db.deleteFrom('mail_outbox').execute();
     expectStatus(
-      await e.http.post('users/update-settings', e.parent.token, { notifications: { eventReminders: false } }),
+      await e.http.post('users/update-settings', e.parent.token, {
+        notifications: { eventReminders: false },
+      }),
       200,
     );
     expect(await queueDayBeforeReminders(t.db, sender(), at('2027-10-30T17:00:00Z'))).toBe(2);
