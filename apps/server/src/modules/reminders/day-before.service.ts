@@ -44,7 +44,9 @@ async function remind(trx: Db, sender: ReminderSender, claimed: ClaimedReminder[
   const people = new Map<string, ReminderAppointment[]>();
   for (const row of rows) {
     const key = `${row.school_id}:${row.user_id}`;
-    people.set(key, [...(people.get(key) ?? []), row]);
+    const list = people.get(key);
+    if (list) list.push(row);
+    else people.set(key, [row]);
   }
   const mails = [];
   for (const appointments of people.values()) {
@@ -52,13 +54,15 @@ async function remind(trx: Db, sender: ReminderSender, claimed: ClaimedReminder[
     const events = new Set(appointments.map((row) => row.event_id));
     const teacherOnly = appointments.every((row) => row.as_teacher);
     // One event: its page (a family without a password gets a personal link to it); several: home.
-    let url = `${sender.appUrl}/home`;
+    // The push opens the path; the mail's link carries the personal link too.
+    let path = '/home';
+    let personal = '';
     let label = `Open ${sender.product}`;
     if (events.size === 1 && teacherOnly) {
-      url = `${sender.appUrl}/event/details-teacher?eventId=${first.event_id}`;
+      path = `/event/details-teacher?eventId=${first.event_id}`;
       label = 'View your schedule';
     } else if (events.size === 1 && !teacherOnly) {
-      url = `${sender.appUrl}${bookingPath(first.group_int, first.code)}`;
+      path = bookingPath(first.group_int, first.code);
       label = 'View or change your booking';
       if (!first.has_password) {
         const links = await issueEventLinksWithoutPassword(trx, {
@@ -67,7 +71,7 @@ async function remind(trx: Db, sender: ReminderSender, claimed: ClaimedReminder[
           userIds: [first.user_id],
         });
         const link = links.get(first.user_id);
-        if (link) url = `${url}?link=${link}`;
+        if (link) personal = `?link=${link}`;
       }
     }
     const items = appointments.map(itemOf);
@@ -87,13 +91,13 @@ async function remind(trx: Db, sender: ReminderSender, claimed: ClaimedReminder[
           {
             day: reminderDay(items, first.timezone),
             lines: items.map((item) => reminderLine(item, first.timezone)),
-            action: { label, url },
+            action: { label, url: `${sender.appUrl}${path}${personal}` },
           },
         ),
       );
     await pushDayBeforeReminder(trx, first.school_id, first.user_id, {
       ...reminderPush(items, first.timezone),
-      url: url.slice(sender.appUrl.length).replace(/\?link=.*$/, ''),
+      url: path,
     });
   }
   await enqueueMails(trx, mails);
