@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
+import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
 import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, uniqueEmail } from './journeys';
 
 const baseUrl = inject('baseUrl');
@@ -236,9 +236,9 @@ describe.each([
     browsers.length = 0;
   });
 
-  // Every photographed step is also an axe check (1–2 s each, decision 020): a longer limit.
+  // Every photographed step is also an axe check (1–2 s each, decision 020).
   it('books four teachers from the mail link, changes one, and the teacher, a student and a racer see the truth', {
-    timeout: 240_000,
+    timeout: LONG_JOURNEY_MS,
   }, async () => {
     const e = await evening(label);
     const shot = async (page: Page, name: string, fullPage = true) => {

@@ -2,11 +2,18 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
+import { afterEach, onTestFinished } from 'vitest';
 import { expectAccessible } from './accessibility';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+
+/**
+ * The limit of a long journey (many photographed steps, each an axe check; or real minutes of a call): a
+ * guard against a hang, never a measure of speed. Beside the other journeys on a loaded machine such a
+ * journey has taken two and a half times its usual time.
+ */
+export const LONG_JOURNEY_MS = 600_000;
 /** A phone's Chromium, as it names itself. */
 export const PHONE_USER_AGENT =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
@@ -129,4 +136,20 @@ export async function screenshot(
   mkdirSync('e2e/screenshots', { recursive: true });
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage });
   if (axe) await expectAccessible(page, `step "${name}" (${page.url()})`);
+}
+
+/**
+ * The browsers a describe block's journeys open, closed after each test; each photographed first when the
+ * test failed (`failed-{label}-{n}`).
+ */
+export function browsersClosedAfterEach(label: string): Browser[] {
+  const browsers: Browser[] = [];
+  afterEach(async ({ task }) => {
+    for (const [index, browser] of browsers.entries()) {
+      if (task.result?.state === 'fail') await screenshot(browser.page, `failed-${label}-${index}`);
+      await browser.close();
+    }
+    browsers.length = 0;
+  });
+  return browsers;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { BOOKING_STATE_TEXT } from '@parley/domain/booking';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
+import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
 import { logIn, PASSWORD, schoolThroughApi } from './journeys';
 
 const baseUrl = inject('baseUrl');
@@ -114,9 +114,9 @@ describe.each([
     await browser?.close();
   });
 
-  // Every photographed step is also an axe check (1–2 s each, decision 020): a longer limit.
+  // Every photographed step is also an axe check (1–2 s each, decision 020).
   it('sees the samples, sets up an evening, invites families, exports, disables and sees it at home', {
-    timeout: 240_000,
+    timeout: LONG_JOURNEY_MS,
   }, async () => {
     const tag = `${viewportLabel}${Date.now()}`;
     const admin = await schoolThroughApi(baseUrl, `Events ${viewportLabel} School`);

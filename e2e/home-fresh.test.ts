@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
+import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
 import { logIn, PASSWORD, uniqueEmail, waitForPath } from './journeys';
 import { smallSchool } from './school-fixture';
 
@@ -37,7 +37,7 @@ describe('home after a change (issue 36, point 1)', () => {
   });
 
   it('shows a booking made on the booking page, and an admin’s removal and new teacher, after a reload (with points 6–8 on the way)', {
-    timeout: 240_000,
+    timeout: LONG_JOURNEY_MS,
   }, async () => {
     const school = await smallSchool(baseUrl, `fresh${Date.now()}`);
     const parentBrowser = await openBrowser(DESKTOP);

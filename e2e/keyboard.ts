@@ -38,9 +38,17 @@ export async function focusState(page: Page): Promise<FocusState> {
   });
 }
 
-/** Fails unless the focus is on screen and shows a ring. */
+/**
+ * Fails unless the focus is on screen and shows a ring. MUI marks a control as the keyboard's in the render
+ * after its focus event (after a takeover, once React has hydrated the part it is in), so a missing ring
+ * is looked at again until five seconds have passed.
+ */
 export async function expectVisibleFocus(page: Page, step: string): Promise<void> {
-  const state = await focusState(page);
+  let state = await focusState(page);
+  for (let tries = 0; (!state.ring || !state.inView) && tries < 50; tries++) {
+    await page.waitForTimeout(100);
+    state = await focusState(page);
+  }
   if (!state.ring || !state.inView) {
     throw new Error(
       `${step}: the focus on ${state.description} is ${state.inView ? 'not marked' : 'off screen'}`,

@@ -96,8 +96,21 @@ export async function smallSchool(baseUrl: string, label: string) {
   await post(`message-types/send?eventId=${eventId}`, { messageTypeName: 'inviteToBook' });
   const { event } = await ok<{ event: { bookingPath: string } }>(admin.get(`events/view?id=${eventId}`));
   const bookingLink = await linkFromMailboxApi(baseUrl, parent.email, event.bookingPath);
+  /** Another family of the school: a parent and their child, each with a password. */
+  const addFamily = async (lastName: string) => {
+    const other = await person('parent', { firstName: 'Sam', lastName, sendInvite: true });
+    await setPassword(other.email, 'users/set-new-password');
+    const kid = await person('student', {
+      firstName: 'Kit',
+      lastName,
+      parentIds: [other.id],
+      subjects: taught,
+    });
+    return { parent: other, child: kid };
+  };
   return {
     admin,
+    addFamily,
     teacher,
     artTeacher,
     parent,

@@ -6,7 +6,7 @@ import type { DoorState, EventTicketResponse, Ticket } from '@parley/domain/tick
 import { formatIsoDateTime } from '@parley/domain/time-zone';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Browser, DESKTOP, openBrowser, PHONE, screenshot } from './browser';
+import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
 import { cameraArgs, type Frame, hold, writeVideo } from './fake-camera';
 import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, uniqueEmail } from './journeys';
 
@@ -432,7 +432,7 @@ describe('an offline door', () => {
   const open = browsersOfEachTest('offline');
 
   it('admits from its list without a network, sends the scans once when it returns, and two offline doors on one ticket show as a duplicate', {
-    timeout: 240_000,
+    timeout: LONG_JOURNEY_MS,
   }, async () => {
     const school = await concert('offline');
     const [rosa, guest1, guest2] = school.issued as [Ticket, Ticket, Ticket];

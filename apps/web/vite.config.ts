@@ -149,7 +149,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
       },
-  server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
+  server: { port: 5173, proxy: { '/api': { target: 'http://localhost:3000', ws: true } } },
 }));
 
 /** The installable app's service worker and manifest, the compressed copies, and the bundle treemap. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
 import { APP_VERSION } from '@parley/domain/constants';
 import { SERVER_TEXT } from '@parley/domain/messages';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -30,6 +31,8 @@ import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { invitationRoutes } from './modules/invitations/invitations.routes';
 import { jobRoutes } from './modules/jobs/jobs.routes';
+import { liveRoutes } from './modules/live/live.routes';
+import { type LiveClock, LiveHub } from './modules/live/live-hub';
 import { loadTestRoutes } from './modules/load-test/load-test.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
@@ -73,6 +76,8 @@ export type BuildOptions = {
    * pushGuard(config.pushServiceHosts), and no setting changes that.
    */
   pushGuard?: PushGuard;
+  /** The live channel's clock (modules/live/live-hub.ts): tests pass one they move themselves. */
+  liveClock?: LiveClock;
 };
 
 /** The whole HTTP app, without listen(): main.ts listens, tests call inject(). */
@@ -156,10 +161,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     background: options.background ?? new Background(app.log),
     metrics,
     databaseStarted: () => databaseStarted,
+    live: new LiveHub(db, app.log, options.liveClock),
   };
   // Mails promised in answers already sent are written before the database goes (SIGTERM → app.close()).
   app.addHook('onClose', () => ctx.background.close());
   app.addHook('onClose', () => ctx.rateLimiter.close());
+  // The live channel's sockets (modules/live/): a call's offer is a few KB; nothing over 64 KB is read.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 65_536 } });
+  app.addHook('preClose', async () => ctx.live.close());
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -198,6 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         options.pushGuard ?? pushGuard(config.pushServiceHosts),
       );
       siteRoutes(api, ctx);
+      liveRoutes(api, ctx);
       eventRoutes(api, ctx);
       bookingRoutes(api, ctx);
       messageRoutes(api, ctx);

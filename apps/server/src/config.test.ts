@@ -85,6 +85,9 @@ describe('parseConfig', () => {
       STRIPE_API_URL: 'http://127.0.0.1:12111',
       BILLING_CATALOG_FILE: '/etc/parley/catalog.json',
       PUSH_SERVICE_HOSTS: 'push.example.org, *.Push.Example.NET',
+      STUN_URLS: 'stun:stun.example.org:3478',
+      TURN_URLS: 'turns:turn.example.org:5349',
+      TURN_SECRET: 'a-long-shared-turn-secret',
     });
     expect(config).toEqual({
       env: 'production',
@@ -127,6 +130,8 @@ describe('parseConfig', () => {
         apiUrl: 'http://127.0.0.1:12111',
       },
       billingCatalogFile: '/etc/parley/catalog.json',
+      stunUrls: ['stun:stun.example.org:3478'],
+      turn: { urls: ['turns:turn.example.org:5349'], secret: 'a-long-shared-turn-secret' },
     });
   });
 
@@ -147,6 +152,31 @@ describe('parseConfig', () => {
       /^Invalid configuration: VAPID_PUBLIC_KEY must be/,
     );
     expect(() => parseConfig({ VAPID_SUBJECT: 'http://x.org' })).toThrow(/VAPID_SUBJECT must be/);
+  });
+
+  it('takes STUN, and TURN with its secret, for video calls; names a bad one', () => {
+    expect(parseConfig({})).toMatchObject({ stunUrls: [], turn: undefined });
+    expect(
+      parseConfig({
+        STUN_URLS: 'stun:a.example:3478,stun:b.example',
+        TURN_URLS: 'turn:t.example:3478?transport=udp,turns:t.example:5349',
+        TURN_SECRET: 'a-shared-secret-of-some-length',
+      }),
+    ).toMatchObject({
+      stunUrls: ['stun:a.example:3478', 'stun:b.example'],
+      turn: {
+        urls: ['turn:t.example:3478?transport=udp', 'turns:t.example:5349'],
+        secret: 'a-shared-secret-of-some-length',
+      },
+    });
+    expect(() => parseConfig({ TURN_URLS: 'turn:t.example' })).toThrow(
+      /TURN_URLS and TURN_SECRET go together/,
+    );
+    expect(() => parseConfig({ TURN_URLS: 'http://t.example', TURN_SECRET: 'x'.repeat(20) })).toThrow(
+      /TURN_URLS must be/,
+    );
+    expect(() => parseConfig({ STUN_URLS: 'turn:t.example' })).toThrow(/STUN_URLS must be/);
+    expect(() => parseConfig({ TURN_URLS: 'turn:t.example', TURN_SECRET: 'short' })).toThrow(/TURN_SECRET/);
   });
 
   it('allows the browsers’ push services by default, and names a bad PUSH_SERVICE_HOSTS', () => {

@@ -107,6 +107,18 @@ const schema = z.object({
   // iOS: the Apple Push Notification service, with a token-based .p8 key (Apple Developer → Keys), its key
   // id, the team id and the app's bundle id; all four or none.
   APNS_KEY_FILE: z.string().min(1).optional(),
+  // Video appointments (issue 41, decision 040): the STUN and TURN servers the browsers use to reach each
+  // other (comma-separated stun:, turn: or turns: URLs), and the TURN server's shared secret (coturn's
+  // static-auth-secret), from which each call gets short-lived credentials.
+  STUN_URLS: z
+    .string()
+    .regex(/^stuns?:[^\s,]+(,stuns?:[^\s,]+)*$/, 'must be stun: URLs, comma-separated')
+    .optional(),
+  TURN_URLS: z
+    .string()
+    .regex(/^turns?:[^\s,]+(,turns?:[^\s,]+)*$/, 'must be turn: or turns: URLs, comma-separated')
+    .optional(),
+  TURN_SECRET: z.string().min(16).optional(),
   APNS_KEY_ID: z
     .string()
     .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character key id Apple shows beside the key')
@@ -184,6 +196,9 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
+  /** STUN servers for video calls (STUN_URLS), and TURN with its shared secret (decision 040). */
+  stunUrls: string[];
+  turn: { urls: string[]; secret: string } | undefined;
   turnstileSecret: string | undefined;
   turnstileSiteKey: string | undefined;
   logLevel: string;
@@ -250,6 +265,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration: APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC go together (set all four or none)',
     );
   }
+  if (Boolean(c.TURN_URLS) !== Boolean(c.TURN_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: TURN_URLS and TURN_SECRET go together (set both or neither)',
+    );
+  }
   if (Boolean(c.STRIPE_SECRET_KEY) !== Boolean(c.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError(
       'Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together (set both or neither)',
@@ -306,5 +326,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiUrl: c.STRIPE_API_URL }
         : undefined,
     billingCatalogFile: c.BILLING_CATALOG_FILE,
+    stunUrls: c.STUN_URLS?.split(',') ?? [],
+    turn: c.TURN_URLS && c.TURN_SECRET ? { urls: c.TURN_URLS.split(','), secret: c.TURN_SECRET } : undefined,
   };
 }

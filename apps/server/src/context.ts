@@ -4,6 +4,7 @@ import type { Background } from './lib/background';
 import type { BotCheck } from './lib/bot-check';
 import type { Metrics } from './lib/metrics';
 import type { RateLimiter } from './lib/rate-limiter';
+import type { LiveHub } from './modules/live/live-hub';
 
 /** What services need from the running app; built once by buildApp. */
 export type AppContext = {
@@ -17,4 +18,6 @@ export type AppContext = {
   metrics: Metrics;
   /** Whether the database has opened and migrated (main.ts starts listening before it has). */
   databaseStarted: () => boolean;
+  /** This process's open pages on the live channel (modules/live/). */
+  live: LiveHub;
 };

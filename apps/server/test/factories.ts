@@ -8,6 +8,7 @@ import { noBotCheck } from '../src/lib/bot-check';
 import { Metrics } from '../src/lib/metrics';
 import { MemoryStore, RateLimiter } from '../src/lib/rate-limiter';
 import { inviteUser } from '../src/modules/invitations/invitations.service';
+import { LiveHub } from '../src/modules/live/live-hub';
 import { tokenFromLastMail } from './mailbox';
 
 let counter = 0;
@@ -77,6 +78,7 @@ export function testContext(t: { db: Db; config: Config }): AppContext {
     background: new Background(console),
     metrics: new Metrics(),
     databaseStarted: () => true,
+    live: new LiveHub(t.db, console),
   };
 }
 

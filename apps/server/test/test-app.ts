@@ -6,6 +6,7 @@ import type { StatementHook } from '../src/db/statement-pool';
 import { Background } from '../src/lib/background';
 import type { BotCheck } from '../src/lib/bot-check';
 import { MemoryStore, type RateLimitStore } from '../src/lib/rate-limiter';
+import type { LiveClock } from '../src/modules/live/live-hub';
 import type { PushGuard } from '../src/push/push-guard';
 import { createTestDb } from './test-db';
 
@@ -77,6 +78,8 @@ export async function createTestApp(
     pushGuard?: PushGuard;
     /** On PostgreSQL, sees every statement the app's database handle sends. */
     onStatement?: StatementHook;
+    /** The live channel's clock (buildApp's liveClock). */
+    liveClock?: LiveClock;
   } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb(options.onStatement ? { onStatement: options.onStatement } : {});
@@ -97,6 +100,7 @@ export async function createTestApp(
     background,
     ...(options.botCheck && { botCheck: options.botCheck }),
     ...(options.pushGuard && { pushGuard: options.pushGuard }),
+    ...(options.liveClock && { liveClock: options.liveClock }),
   });
   liveBackgrounds.add(background);
   return {

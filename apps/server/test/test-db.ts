@@ -62,3 +62,13 @@ export async function connectElsewhere(db: Db): Promise<pg.Client | undefined> {
   await client.connect();
   return client;
 }
+
+/**
+ * On PostgreSQL, a second database handle of the app on a test database (its own pool and listener): what
+ * another server process would hold. Undefined on PGlite.
+ */
+export async function openElsewhere(db: Db): Promise<Db | undefined> {
+  if (process.env.TEST_DB !== 'pg') return undefined;
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+  return openDatabase({ databaseUrl: withDatabase(inject('pgAdminUrl'), rows[0]?.name ?? '') });
+}

@@ -34,6 +34,9 @@ if (bridge.androidBridge || bridge.webkit?.messageHandlers?.bridge) {
   );
 }
 
+// The live channel (a teacher running late reaches the open pages at once), once the page is idle.
+onIdle(() => void import('./features/live/live-updates').then(({ startLiveUpdates }) => startLiveUpdates()));
+
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 if (isPrerendered(container)) {

@@ -203,6 +203,7 @@ const FIELD_LABELS: Record<string, string> = {
   maxAppointmentsPerChild: 'appointments per child',
   bookingNotifications: 'booking notifications',
   dayBeforeReminder: 'day-before reminder',
+  meetingMode: 'held in person or by video',
   scanOpensHoursBefore: 'scanning opens (hours before)',
   scanClosesHoursAfter: 'scanning closes (hours after)',
 };

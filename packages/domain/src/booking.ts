@@ -2,6 +2,8 @@ import { ARRANGE_MAX_NEEDS } from './arrange';
 import { errorResponse } from './auth';
 import { bookingItem, eventOptions, sectionSummary, statusLabel } from './events';
 import { idField, idParam } from './fields';
+import { bookingLateNote, lateNote } from './live-schemas';
+import { MEETING_MODES } from './video-calls';
 import { z } from './zod';
 
 // Booking (issue 5; spec §2 Booking layout and Home "My Events", §3 Booking form and Open event summary
@@ -293,6 +295,8 @@ export const bookingEvent = z.object({
   sections: z.array(sectionSummary),
   sectionTimeLabels: z.array(z.string()),
   bookingPath: z.string(),
+  /** Held by video: each booking has its call in Parley (issue 41). */
+  meetingMode: z.enum(MEETING_MODES),
 });
 export type BookingEvent = z.infer<typeof bookingEvent>;
 
@@ -318,6 +322,8 @@ export const bookingPageResponse = z.object({
   teachers: z.array(eventTeacher),
   grid: z.array(bookableGroup),
   bookings: z.array(myBooking),
+  /** The viewer's bookings whose teacher runs late on the night (issue 41). */
+  lateNotes: z.array(bookingLateNote),
 });
 export type BookingPage = z.infer<typeof bookingPageResponse>;
 
@@ -391,11 +397,15 @@ export const teacherScheduleResponse = z.object({
     timeZone: z.string(),
     sectionTimeLabels: z.array(z.string()),
     status: z.number(),
+    /** Held by video: each booked row has its call (issue 41). */
+    meetingMode: z.enum(MEETING_MODES),
   }),
   teacher: z.object({ id: z.number(), name: z.string(), videoUrl: z.string().nullable() }),
   /** Per section: "Thu 12 Mar 2026" and its rows in time order, free slots included. */
   days: z.array(z.object({ sectionId: z.number(), dateLabel: z.string(), rows: z.array(scheduleRow) })),
   bookedCount: z.number(),
+  /** How late the teacher says they are running (0: on time; issue 41). */
+  lateMinutes: z.number(),
   /** When this was read: the page refreshes on its own. */
   asOf: instant,
 });
@@ -431,6 +441,8 @@ export const openEventSummaryItem = z.object({
   /** "in 3 days" */
   parentTimeToBooking: z.string().nullable(),
   studentTimeToBooking: z.string().nullable(),
+  /** The viewer's appointments here whose teacher runs late tonight (issue 41). */
+  lateNotes: z.array(lateNote),
 });
 export type OpenEventSummaryItem = z.infer<typeof openEventSummaryItem>;
 

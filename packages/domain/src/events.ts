@@ -5,6 +5,7 @@ import { ID_MAX, idField, idParam } from './fields';
 import { VALIDATION } from './messages';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX } from './slots';
 import { sectionLabel } from './time-zone';
+import { MEETING_MODES } from './video-calls';
 import { z } from './zod';
 
 // Events (issue 4; spec §2 Events list, §3 Event, Event type, Home data, §5, §7 Events and Messages).
@@ -182,6 +183,8 @@ export const eventUpdateRequest = z.strictObject({
   bookingNotifications: z.boolean().optional(),
   /** The day-before reminder (mail and push) for this event's bookings, at the school's reminder time. */
   dayBeforeReminder: z.boolean().optional(),
+  /** Held in person, or by video in Parley (issue 41). */
+  meetingMode: z.enum(MEETING_MODES).optional(),
   /** Tickets scan from this many hours before the event's first section starts (ticketed events). */
   scanOpensHoursBefore: scanWindowHours.optional(),
   /** … to this many hours after its last section ends. */
@@ -433,6 +436,7 @@ export const eventDetail = z.object({
   scanClosesHoursAfter: z.number(),
   bookingNotifications: z.boolean(),
   dayBeforeReminder: z.boolean(),
+  meetingMode: z.enum(MEETING_MODES),
   guestCountOptions: z.array(z.number()),
   gownOptions: z.array(z.object({ id: z.string(), name: z.string() })),
   sections: z.array(sectionDetail),

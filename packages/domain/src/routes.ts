@@ -92,3 +92,11 @@ export function routeTo<Name extends RouteName>(name: Name, ...args: RouteArgs<N
   const queryString = search.toString();
   return queryString ? `${path}?${queryString}` : path;
 }
+
+/**
+ * A video appointment's call page (issue 41; not one of the spec's named routes). A family by the personal
+ * link of its mail passes the event's code, by which the page finds the link this tab keeps.
+ */
+export function callPath(bookingId: number, code?: string): string {
+  return `/call/${bookingId}${code ? `?code=${encodeURIComponent(code)}` : ''}`;
+}

@@ -41,6 +41,7 @@ export const EVENT_COLUMNS = every<EventsTable>()([
   'scan_opens_hours_before',
   'scan_closes_hours_after',
   'day_before_reminder',
+  'meeting_mode',
 ]);
 
 /** Every column of users. */

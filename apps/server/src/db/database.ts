@@ -96,7 +96,13 @@ export const SLOT_CHANNEL = 'parley_slots';
 /** The channel on which the database announces an event whose slots' labels changed, 0 for all (migration 020). */
 export const SLOT_LABEL_CHANNEL = 'parley_slot_labels';
 
-const CHANNELS = [SESSION_CHANNEL, SLOT_CHANNEL, SLOT_LABEL_CHANNEL] as const;
+/** The channel on which a teacher's saved lateness is announced, its row's id (modules/live/). */
+export const TIMING_CHANNEL = 'parley_timing';
+
+/** The channel on which a video call's signalling message is announced, its row's id (modules/live/). */
+export const CALL_CHANNEL = 'parley_calls';
+
+const CHANNELS = [SESSION_CHANNEL, SLOT_CHANNEL, SLOT_LABEL_CHANNEL, TIMING_CHANNEL, CALL_CHANNEL] as const;
 type Channel = (typeof CHANNELS)[number];
 
 /** What hears a channel's announcements: each id, and whether every process's changes are being heard. */
@@ -125,6 +131,17 @@ export const watchFreedSlots = (db: Db, freed: (slotId: number) => void): void =
 /** Hears each event whose slots' labels changed (0: every event's), like watchSessions. */
 export const watchSlotLabels = (db: Db, watch: AnnouncementWatch): void =>
   announcementsOf.get(db)?.watch(SLOT_LABEL_CHANNEL, watch);
+
+/** Hears each teacher's lateness saved, by any process (the live channel's news; nothing depends on it). */
+export const watchTimings = (db: Db, saved: (timingId: number) => void): void =>
+  announcementsOf.get(db)?.watch(TIMING_CHANNEL, { changed: saved, hearing: () => {} });
+
+/** Hears each video call's signalling message saved, by any process (modules/live/live-hub.ts). */
+export const watchCallSignals = (db: Db, saved: (signalId: number) => void): void =>
+  announcementsOf.get(db)?.watch(CALL_CHANNEL, { changed: saved, hearing: () => {} });
+
+/** Whether the database announces its changes (PostgreSQL); PGlite, one connection in one process, does not. */
+export const announces = (db: Db): boolean => announcementsOf.has(db);
 
 const LISTEN_RETRY_MS = [500, 1000, 2000, 5000, 10_000];
 const LISTEN = CHANNELS.map((channel) => `listen ${channel}`).join('; ');

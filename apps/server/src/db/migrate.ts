@@ -29,6 +29,10 @@ import * as bookingsInTimeOrder from './migrations/026-bookings-in-time-order';
 import * as peopleSearch from './migrations/027-people-search';
 import * as jobs from './migrations/028-jobs';
 import * as nativePushAndDayReminders from './migrations/029-native-push-and-day-reminders';
+import * as liveTiming from './migrations/030-live-timing';
+import * as videoCalls from './migrations/031-video-calls';
+import * as callPresence from './migrations/032-call-presence';
+import * as callInvitations from './migrations/033-call-invitations';
 import { asOwner } from './scope';
 
 // Listed statically so the bundle and tests need no file-system scan.
@@ -61,6 +65,10 @@ const migrations: Record<string, Migration> = {
   '027-people-search': peopleSearch,
   '028-jobs': jobs,
   '029-native-push-and-day-reminders': nativePushAndDayReminders,
+  '030-live-timing': liveTiming,
+  '031-video-calls': videoCalls,
+  '032-call-presence': callPresence,
+  '033-call-invitations': callInvitations,
 };
 
 const migratorOf = (

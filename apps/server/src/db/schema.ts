@@ -273,6 +273,8 @@ export interface EventsTable {
   scan_closes_hours_after: Generated<number>;
   /** The day-before reminder is sent for this event's bookings (migration 029). */
   day_before_reminder: Generated<boolean>;
+  /** Held in person, or by video in Parley (migration 031). */
+  meeting_mode: Generated<'in_person' | 'video'>;
 }
 
 export interface SectionsTable {
@@ -381,6 +383,44 @@ export interface DayBeforeRemindersTable {
   user_id: number;
   /** The day of the appointments, in the school's zone. */
   day: string;
+  queued_at: CreatedAt;
+}
+
+/** A teacher's lateness at an event, on the night (migration 030): 0 is on time. */
+export interface TeacherTimingsTable {
+  id: Generated<number>;
+  school_id: number;
+  event_id: number;
+  teacher_id: number;
+  late_minutes: number;
+  updated_at: Generated<Date>;
+  updated_by: number | null;
+}
+
+/** One signalling message of a video appointment's call, relayed between processes (migration 031). */
+export interface CallSignalsTable {
+  id: Generated<string>;
+  school_id: number;
+  booking_id: number;
+  from_user: number;
+  payload: unknown;
+  created_at: CreatedAt;
+}
+
+/** An admin invited by the teacher to help in a video appointment's call (migration 033). */
+export interface CallInvitationsTable {
+  id: Generated<number>;
+  school_id: number;
+  booking_id: number;
+  admin_id: number;
+  invited_by: number;
+  created_at: CreatedAt;
+}
+
+/** A booking's "you're next" push, queued (migration 030): once per booking. */
+export interface NextUpNoticesTable {
+  booking_id: number;
+  school_id: number;
   queued_at: CreatedAt;
 }
 
@@ -501,6 +541,10 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_outbox: PushOutboxTable;
   day_before_reminders: DayBeforeRemindersTable;
+  teacher_timings: TeacherTimingsTable;
+  next_up_notices: NextUpNoticesTable;
+  call_signals: CallSignalsTable;
+  call_invitations: CallInvitationsTable;
   jobs: JobsTable;
   load_test_runs: LoadTestRunsTable;
   school_billing: SchoolBillingTable;

@@ -30,6 +30,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/users/set-teacher-password',
   'POST /api/users/set-new-password',
   'POST /api/user/resend-invitation',
+  // The live channel: a WebSocket whose first message is its credential (a session or a personal link)
+  'GET /api/live',
   // A booking page by its code: a visitor is asked to log in, a family sees its page
   'GET /api/events/book-event',
   // Stripe's webhook: its signature over the body is the credential (billing, decision 021)

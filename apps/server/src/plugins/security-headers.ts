@@ -4,7 +4,7 @@ import type { Config } from '../config';
 
 // Security headers on every answer (decision 011): a strict CSP (a fresh nonce per page for the app's
 // bundles and emotion's <style> tags), no framing, no sniffing, no Referer that could carry a mailed token,
-// HSTS over HTTPS, and the camera for our own origin only.
+// HSTS over HTTPS, and the camera and microphone for our own origin only.
 
 /** Written by Vite on every tag it emits (html.cspNonce in apps/web/vite.config.ts); each page swaps it. */
 export const CSP_NONCE_PLACEHOLDER = 'PARLEY_CSP_NONCE';
@@ -19,8 +19,8 @@ export const TOKEN_PARAMS: readonly string[] = ['token', 'link'];
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 export const PERMISSIONS_POLICY = [
-  'camera=(self)', // the door scanner
-  'microphone=()',
+  'camera=(self)', // the door scanner, video appointments
+  'microphone=(self)', // video appointments
   'geolocation=()',
   'payment=()',
   'usb=()',

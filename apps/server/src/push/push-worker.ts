@@ -3,6 +3,8 @@ import webPush from 'web-push';
 import type { Db } from '../db/database';
 import type { PushChannel } from '../db/schema';
 import { drainOutbox, startPolling } from '../mail/mail-worker';
+import { forgetOldSignals } from '../modules/live/calls.service';
+import { queueNextUpNotices } from '../modules/live/timing.service';
 import { queueDayBeforeReminders, type ReminderSender } from '../modules/reminders/day-before.service';
 import type { NativeSender } from './fcm-sender';
 import { claimDuePush, deleteSubscription, markDelivered } from './push.repository';
@@ -112,12 +114,13 @@ export function sendDuePush(db: Db, channels: PushChannels, leaseSeconds?: numbe
   );
 }
 
-/** How often the day-before sweep runs: reminders are due to the minute, not the second. */
+/** How often the sweeps run (day-before reminders, "you're next"): due to the minute, not the second. */
 export const REMINDER_SWEEP_MS = 60_000;
 
 /**
  * Polls the push outbox until stopped, in whatever scope it was started in (main.ts: system); once a
- * minute it first queues the day-before reminders that fell due (mails and pushes).
+ * minute it first queues the day-before reminders that fell due (mails and pushes) and each family's
+ * "you're next" (live timing), and forgets the signalling of video calls long over.
  */
 export function startPushWorker(input: {
   db: Db;
@@ -133,6 +136,8 @@ export function startPushWorker(input: {
     async () => {
       if (Date.now() - lastSweep >= REMINDER_SWEEP_MS) {
         await queueDayBeforeReminders(input.db, input.reminders);
+        await queueNextUpNotices(input.db, new Date());
+        await forgetOldSignals(input.db, new Date());
         lastSweep = Date.now();
       }
       return sendDuePush(input.db, input.channels, input.leaseSeconds);

@@ -725,6 +725,24 @@ export const RULES: Record<string, Rule> = {
     expect: { ...signedIn(403), admin: 200, teacher: 200, bAdmin: 404 },
     input: (a) => ({ query: { eventId: a.evening.id, teacherId: a.teacherId } }),
   },
+  // T1's own lateness, or any teacher's for the admin (issue 41); a teacher of A for T1 is refused.
+  'POST /api/events/running-late': {
+    expect: { ...signedIn(403), admin: 200, teacher: 200, bAdmin: 404 },
+    input: (a) => ({ body: { eventId: a.evening.id, teacherId: a.teacherId, minutes: 5 } }),
+  },
+  // A video call (issue 41): the booking's teacher and family are told the evening is held in person
+  // (409); for anyone else, an admin not invited to help included, the appointment does not exist.
+  'GET /api/calls/join': {
+    expect: { all: 404, anonymous: 401, teacher: 409, parent: 409, student: 409, link: 409 },
+    input: (a) => ({ query: { bookingId: a.evening.bookingId } }),
+  },
+  'POST /api/calls/invite': {
+    // Teachers only; of them, the booking's own is told the evening is held in person.
+    expect: { ...signedIn(403), teacher: 409, teacherParent: 404, bTeacher: 404 },
+    input: (a) => ({ body: { bookingId: a.evening.bookingId, adminId: a.adminId } }),
+  },
+  // The live channel is a WebSocket: a plain request is told to upgrade (its hello is its credential).
+  'GET /api/live': { expect: everyone(426) },
 
   // ── tickets ────────────────────────────────────────────────────────────────────────────────────────
   // One's own ticket, a child's, or any for the admin.

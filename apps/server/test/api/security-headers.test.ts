@@ -42,7 +42,7 @@ function expectCommonHeaders(response: LightMyRequestResponse) {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
   expect(response.headers['permissions-policy']).toContain('camera=(self)');
-  expect(response.headers['permissions-policy']).toContain('microphone=()');
+  expect(response.headers['permissions-policy']).toContain('microphone=(self)');
   expect(csp(response).get('frame-ancestors')).toEqual(["'none'"]);
 }
 

@@ -64,6 +64,7 @@ describe('site/index My Events for a teacher', () => {
       teacherBookingsCountForEvent: 0,
       parentTimeToBooking: null,
       studentTimeToBooking: null,
+      lateNotes: [],
     });
     // The first section's start, in the school's zone (Europe/London by default).
     expect(wallTime(item?.eventDate ?? '', 'Europe/London')).toBe('16:00');

@@ -48,6 +48,7 @@ describe('events/details-teacher', () => {
       timeZone: 'Europe/London',
       sectionTimeLabels: [expect.stringMatching(/^\w{3} \d{1,2} \w{3} \d{4}, 16:00 – 18:00$/)],
       status: 1,
+      meetingMode: 'inPerson',
     });
     expect(body.teacher).toEqual({
       id: teacher(0).id,

@@ -16,6 +16,8 @@ import * as bulkAdd from '../../src/modules/bulk-add/bulk-add.repository';
 import * as eventTypes from '../../src/modules/events/event-types.repository';
 import * as events from '../../src/modules/events/events.repository';
 import * as jobs from '../../src/modules/jobs/jobs.repository';
+import * as calls from '../../src/modules/live/calls.repository';
+import * as timing from '../../src/modules/live/timing.repository';
 import * as loadTest from '../../src/modules/load-test/load-test.repository';
 import * as people from '../../src/modules/people/people.repository';
 import * as twoFactor from '../../src/modules/profile/two-factor.repository';
@@ -929,6 +931,83 @@ const repositories: Record<string, [Record<string, unknown>, Record<string, Case
           }),
         refused: 'a composite foreign key',
       },
+    },
+  ],
+  'modules/live/calls': [
+    calls,
+    {
+      callBooking: { read: ({ db, s, o }) => calls.callBooking(db, s.schoolId, o.bookingId, o.admin.id) },
+      teacherBusyUntil: {
+        read: ({ db, s, o }) =>
+          calls.teacherBusyUntil(
+            db,
+            s.schoolId,
+            { id: 0, event_id: o.eventId, teacher_id: o.teachers[0]?.id ?? 0 },
+            new Date(0),
+          ),
+      },
+      callAdmins: { read: ({ db, s }) => calls.callAdmins(db, s.schoolId, 0) },
+      invitedAdmins: { read: ({ db, s, o }) => calls.invitedAdmins(db, s.schoolId, o.bookingId) },
+      inviteAdmin: {
+        write: ({ db, s, o }) =>
+          calls.inviteAdmin(db, s.schoolId, {
+            bookingId: o.bookingId,
+            adminId: o.admin.id,
+            invitedBy: o.teachers[0]?.id ?? 0,
+          }),
+        control: 'the fixture has invited B’s admin to B’s booking already: again adds nothing',
+      },
+      insertSignal: {
+        write: ({ db, s, o }) =>
+          calls.insertSignal(db, s.schoolId, {
+            bookingId: o.bookingId,
+            fromUser: o.parent.id,
+            payload: { kind: 'left' },
+          }),
+        refused: 'the booking is read within the school given: none, so nothing is written',
+      },
+      nextCall: {
+        read: ({ db, s, o }) =>
+          calls.nextCall(db, s.schoolId, {
+            event_id: o.eventId,
+            teacher_id: o.teachers[0]?.id ?? 0,
+            starts_at: new Date(0),
+          }),
+      },
+      signalById: { noSchool: 'the live channel’s own query (system scope), by the announced row’s id' },
+      deleteSignalsBefore: {
+        noSchool: 'the push worker’s sweep (system scope): every school’s calls long over',
+      },
+    },
+  ],
+  'modules/live/timing': [
+    timing,
+    {
+      saveTiming: {
+        write: ({ db, s, o }) =>
+          timing.saveTiming(db, s.schoolId, {
+            eventId: o.eventId,
+            teacherId: o.teachers[0]?.id ?? 0,
+            minutes: 20,
+            byUserId: o.admin.id,
+          }),
+        refused: 'a composite foreign key',
+      },
+      teachesAt: {
+        read: ({ db, s, o }) => timing.teachesAt(db, s.schoolId, o.eventId, o.teachers[0]?.id ?? 0),
+      },
+      timingsAt: {
+        read: ({ db, s, o }) => timing.timingsAt(db, s.schoolId, o.eventId, [o.teachers[0]?.id ?? 0]),
+      },
+      stillToSee: {
+        read: ({ db, s, o }) =>
+          timing.stillToSee(db, s.schoolId, o.eventId, o.teachers[0]?.id ?? 0, new Date()),
+      },
+      lateAppointments: {
+        read: ({ db, s, o }) => timing.lateAppointments(db, s.schoolId, o.parent.id, 'parent', new Date()),
+      },
+      timingAudience: { noSchool: 'the live channel’s own query (system scope), by the announced row’s id' },
+      claimNextUp: { noSchool: 'the push worker’s sweep (system scope), every school’s appointments' },
     },
   ],
   'modules/reminders/day-before': [

@@ -24,7 +24,7 @@ import type { TestApp } from '../test-app';
 // A school holding a row of every kind (the tenancy tests build two and look for one in the other):
 // a parent-teacher evening with a booking, a ticketed concert with tickets and scans, event recipients and
 // scanners, two-factor rows, billing, a load-test run, a job, a push subscription and its outbox, audit entries,
-// queued mail, personal booking links and a reminder: a row in every table that has a school_id.
+// queued mail, personal booking links, a reminder and a teacher running late: a row in every table that has a school_id.
 
 export type School = Evening & {
   /** The evening's booked slot and its booking (parent, first child, first teacher). */
@@ -82,6 +82,37 @@ export async function schoolOfEverything(t: TestApp, name: string): Promise<Scho
   await db
     .insertInto('day_before_reminders')
     .values({ school_id: school, user_id: e.parent.id, day: daysAhead(7) })
+    .execute();
+  // The first teacher runs late on the night, and the parent has had "you're next" (live timing).
+  await db
+    .insertInto('teacher_timings')
+    .values({ school_id: school, event_id: e.eventId, teacher_id: teacher.id, late_minutes: 10 })
+    .execute();
+  await db.insertInto('next_up_notices').values({ booking_id: booking.id, school_id: school }).execute();
+  // A video call's signalling message of that booking (as the live channel saves one).
+  await db
+    .insertInto('call_signals')
+    .values({
+      school_id: school,
+      booking_id: booking.id,
+      from_user: e.parent.id,
+      payload: JSON.stringify({ kind: 'joined' }),
+    })
+    .execute();
+  // And its teacher in the call too (the next family is told until when).
+  await db
+    .insertInto('call_signals')
+    .values({
+      school_id: school,
+      booking_id: booking.id,
+      from_user: teacher.id,
+      payload: JSON.stringify({ kind: 'joined' }),
+    })
+    .execute();
+  // The admin invited to help in that booking's call.
+  await db
+    .insertInto('call_invitations')
+    .values({ school_id: school, booking_id: booking.id, admin_id: e.admin.id, invited_by: teacher.id })
     .execute();
   const section = await db
     .selectFrom('slots')

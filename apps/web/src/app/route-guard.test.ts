@@ -18,6 +18,8 @@ const PUBLIC_PAGES = [
   '/accept-student-invite',
   '/book/event/:code',
   '/book/ptevent/:code',
+  // Issue 41: a video appointment's call; a family may come by its mail's personal link.
+  '/call/:bookingId',
   // Issue 10: a ticket's QR address, opened by a phone's own camera app.
   '/t/:code',
   '/dev/mailbox',

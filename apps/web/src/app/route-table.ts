@@ -55,6 +55,7 @@ export type ScreenId =
   | 'dev-mailbox'
   | 'booking'
   | 'ticket-link'
+  | 'call'
   | 'placeholder';
 
 export type RouteEntry = {
@@ -176,6 +177,16 @@ export const ROUTES: readonly RouteEntry[] = [
     access: 'public',
     screen: 'ticket-link',
     title: 'Ticket',
+  },
+
+  // Issue 41: a video appointment's call. Public: a family may come by the personal link of its mail
+  // (?code= names the event whose link this tab keeps); the server says who may join, and when.
+  {
+    path: '/call/:bookingId',
+    layout: 'booking',
+    access: 'public',
+    screen: 'call',
+    title: 'Video appointment',
   },
 
   // Development

@@ -107,6 +107,9 @@ const DoorPage = lazyComponent(() =>
 const TicketLinkPage = lazyComponent(() =>
   import('../features/tickets/components/ticket-link-page').then((m) => m.TicketLinkPage),
 );
+const CallPage = lazyComponent(() =>
+  import('../features/calls/components/call-page').then((m) => m.CallPage),
+);
 const SchoolPage = lazyComponent(() =>
   import('../features/school/components/school-page').then((m) => m.SchoolPage),
 );
@@ -161,6 +164,7 @@ const SCREEN_MODULES: Partial<Record<ScreenId, Preloadable>> = {
   'dev-mailbox': DevMailboxPage,
   booking: BookingPage,
   'ticket-link': TicketLinkPage,
+  call: CallPage,
 };
 
 const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
@@ -206,6 +210,7 @@ const SCREENS: Record<ScreenId, (route: RouteEntry) => ReactNode> = {
   'dev-mailbox': () => <DevMailboxPage />,
   booking: () => <BookingPage />,
   'ticket-link': () => <TicketLinkPage />,
+  call: () => <CallPage />,
   placeholder: (route) => <PlaceholderPage title={route.title} />,
 };
 

@@ -16,10 +16,12 @@ export function SectionCard({ title, action, children }: Props) {
   return (
     <Card variant="outlined">
       <CardContent sx={{ p: { xs: 2, md: 3 }, '&:last-child': { pb: { xs: 2, md: 3 } } }}>
+        {/* On a narrow phone a long title wraps, and its chip or buttons go under it whole, never clipped. */}
         <Stack
           direction="row"
           spacing={1}
-          sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
+          useFlexGap
+          sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mb: 1 }}
         >
           <Typography component="h2" variant="h6" sx={{ fontWeight: 600 }}>
             {title}

@@ -180,6 +180,7 @@ const EVENT_FIELDS = {
   max_appointments_per_child: 'maxAppointmentsPerChild',
   booking_notifications: 'bookingNotifications',
   day_before_reminder: 'dayBeforeReminder',
+  meeting_mode: 'meetingMode',
   scan_opens_hours_before: 'scanOpensHoursBefore',
   scan_closes_hours_after: 'scanClosesHoursAfter',
 } as const;

@@ -11,6 +11,7 @@ import { ACCESS_TEXT } from '@parley/domain/messages';
 import type { AppContext } from '../../context';
 import { conflict, forbidden, notFound } from '../../lib/http-error';
 import * as events from '../events/events.repository';
+import { lateNotesFor } from '../live/timing.service';
 import { type Booker, bookerFor, bookingRole, openTo, requireOpen } from './booker';
 import * as repo from './booking.repository';
 import { checkStudents, eventFor, isAdmin, type Party, partyGrid, partyOf } from './booking.service';
@@ -63,6 +64,7 @@ export async function bookingPage(
     isPt ? preselected : undefined,
     eventTeacherRows,
   );
+  const lateNotes = isPt ? await lateNotesFor(db, event, bookings) : [];
   return {
     event: bookingEventView(event, sections, new Date()),
     studentId: party?.role === 'student' ? party.userId : null,
@@ -74,6 +76,7 @@ export async function bookingPage(
     teachers: teachersView(eventTeacherRows),
     grid,
     bookings,
+    lateNotes,
   };
 }
 

@@ -69,6 +69,7 @@ export function bookingEventView(event: BookingEventRow, sections: SectionRow[],
     sections: summaries,
     sectionTimeLabels: summaries.map((section) => section.label),
     bookingPath: bookingPath(event.group_int, event.code),
+    meetingMode: event.meeting_mode === 'video' ? 'video' : 'inPerson',
   };
 }
 

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/http-error';
 import * as events from '../events/events.repository';
 import { plural } from '../events/events.service';
+import { lateMinutesOf, lateNotesByEvent } from '../live/timing.service';
 import type { Booker } from './booker';
 import { bookerFor, bookingRole, requireOpen } from './booker';
 import * as repo from './booking.repository';
@@ -36,7 +37,10 @@ async function summaries(
   role: ViewerRole,
   now: Date,
 ): Promise<OpenEventSummaryItem[]> {
-  const rows = await repo.openEventsFor(ctx.db, schoolId, userId, role, now);
+  const [rows, late] = await Promise.all([
+    repo.openEventsFor(ctx.db, schoolId, userId, role, now),
+    role === 'teacher' ? new Map() : lateNotesByEvent(ctx.db, schoolId, userId, role, now),
+  ]);
   return rows.map((row) => {
     const zone = row.timezone;
     const mine = Number(row.my_bookings);
@@ -76,6 +80,7 @@ async function summaries(
       teacherBookingsCountForEvent: role === 'teacher' ? mine : 0,
       parentTimeToBooking: role === 'parent' ? toEvent : null,
       studentTimeToBooking: role === 'student' ? toEvent : null,
+      lateNotes: late.get(row.id) ?? [],
     };
   });
 }
@@ -115,10 +120,11 @@ export async function teacherSchedule(
     throw forbidden('Only teachers have a schedule.');
   const event = await repo.findEventById(ctx.db, session.schoolId, eventId);
   if (!event) throw notFound(EVENT_TEXT.notFound);
-  const [teacher, sections, slots] = await Promise.all([
+  const [teacher, sections, slots, lateMinutes] = await Promise.all([
     repo.findScheduleTeacher(ctx.db, session.schoolId, who),
     events.listSections(ctx.db, session.schoolId, eventId),
     repo.teacherSlots(ctx.db, session.schoolId, eventId, who),
+    lateMinutesOf(ctx.db, session.schoolId, eventId, who),
   ]);
   if (!teacher) throw notFound(EVENT_TEXT.unknownTeacher);
   const zone = event.timezone;
@@ -148,6 +154,7 @@ export async function teacherSchedule(
       timeZone: zone,
       sectionTimeLabels: sections.map((section) => sectionLabel(section.starts_at, section.ends_at, zone)),
       status: event.status,
+      meetingMode: event.meeting_mode === 'video' ? 'video' : 'inPerson',
     },
     teacher: {
       id: teacher.id,
@@ -156,6 +163,7 @@ export async function teacherSchedule(
     },
     days,
     bookedCount: slots.reduce((sum, slot) => sum + slot.bookings.length, 0),
+    lateMinutes,
     asOf: new Date().toISOString(),
   };
 }

@@ -86,6 +86,8 @@ export async function updateEvent(
       fields.max_appointments_per_child = body.maxAppointmentsPerChild;
     if (body.bookingNotifications !== undefined) fields.booking_notifications = body.bookingNotifications;
     if (body.dayBeforeReminder !== undefined) fields.day_before_reminder = body.dayBeforeReminder;
+    if (body.meetingMode !== undefined)
+      fields.meeting_mode = body.meetingMode === 'video' ? 'video' : 'in_person';
     if (body.scanOpensHoursBefore !== undefined) fields.scan_opens_hours_before = body.scanOpensHoursBefore;
     if (body.scanClosesHoursAfter !== undefined) fields.scan_closes_hours_after = body.scanClosesHoursAfter;
     await repo.updateEvent(trx, schoolId, eventId, fields);

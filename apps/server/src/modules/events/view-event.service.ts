@@ -202,6 +202,7 @@ function toDetail(
     scanClosesHoursAfter: event.scan_closes_hours_after,
     bookingNotifications: event.booking_notifications,
     dayBeforeReminder: event.day_before_reminder,
+    meetingMode: event.meeting_mode === 'video' ? 'video' : 'inPerson',
     sections,
     sectionTimeLabels: sections.map((section) => section.label),
     recipientCount: parts.recipientCount,

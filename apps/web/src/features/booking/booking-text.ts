@@ -57,6 +57,7 @@ export const BOOKING_UI = {
   myBookings: 'My bookings',
   noBookings: 'No bookings yet.',
   videoLink: 'Video link',
+  joinCall: 'Join the video call',
   cancelTitle: 'Cancel this booking?',
   cancelText: (what: string) => `${what} will be cancelled and the time given to someone else.`,
   cancelConfirm: 'Cancel booking',

@@ -137,6 +137,7 @@ export function ptEvent(overrides: Partial<BookingEvent> = {}): BookingEvent {
     ],
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 16:40'],
     bookingPath: '/book/ptevent/SPRING',
+    meetingMode: 'inPerson',
     ...overrides,
   };
 }
@@ -169,6 +170,7 @@ export function ptPage(overrides: Partial<BookingPage> = {}): BookingPage {
     teachers: Object.values(TEACHERS).map((teacher) => ({ ...teacher, subjects: [...teacher.subjects] })),
     grid: [],
     bookings: [],
+    lateNotes: [],
     ...overrides,
   };
 }

@@ -218,6 +218,7 @@ export function eventDetail(over: Partial<EventDetail> = {}): EventDetail {
     },
     bookingNotifications: false,
     dayBeforeReminder: true,
+    meetingMode: 'inPerson',
     guestCountOptions: [0],
     gownOptions: [],
     sections: [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLOCK_ERROR } from '../../components/clock-time';
 import { EVENTS_TEXT } from '../../lib/ui-text';
 import { eventDetail } from './event-fixtures';
-import { settingsBody, settingsSchema, settingsValues } from './settings-form';
+import { hasMeetingMode, settingsBody, settingsSchema, settingsValues } from './settings-form';
 
 // The booking window is a date and a 24-hour time at each end (decision 020: one clock style, whatever
 // the device's locale), sent as the server's local date-time.
@@ -77,5 +77,19 @@ describe('event settings: the door’s window (issue 35)', () => {
       scanOpensHoursBefore: EVENTS_TEXT.atMost(1440),
       scanClosesHoursAfter: EVENTS_TEXT.wholeNumber,
     });
+  });
+});
+
+describe('event settings: how the appointments are held (issue 41)', () => {
+  it('sends a change to video, and offers the choice only to events with appointments', () => {
+    const evening = eventDetail();
+    const values = { ...settingsValues(evening), meetingMode: 'video' as const };
+    expect(settingsValues(evening).meetingMode).toBe('inPerson');
+    expect(settingsBody(values, evening)).toEqual({ meetingMode: 'video' });
+    expect(settingsBody(values, eventDetail({ meetingMode: 'video' }))).toEqual({});
+    expect([1, 2, 3, 4].map(hasMeetingMode)).toEqual([true, false, false, true]);
+    // A concert has no appointments: its (unchanged) mode is never sent.
+    const concert = eventDetail({ eventTypeGroupInt: 2 });
+    expect(settingsBody({ ...settingsValues(concert), meetingMode: 'video' }, concert)).toEqual({});
   });
 });

@@ -1,6 +1,7 @@
 import { EVENT_GROUPS } from '@parley/domain/event-groups';
 import { type EventDetail, type EventUpdateRequest, SCAN_WINDOW_HOURS_MAX } from '@parley/domain/events';
 import { BREAK_MINUTES_MAX, SLOT_MINUTES_MAX, SLOT_MINUTES_MIN } from '@parley/domain/slots';
+import { MEETING_MODES, type MeetingMode } from '@parley/domain/video-calls';
 import { z } from '@parley/domain/zod';
 import { CLOCK_ERROR, readClockTime } from '../../components/clock-time';
 import { EVENTS_TEXT } from '../../lib/ui-text';
@@ -25,6 +26,19 @@ export const SCAN_WINDOW_TEXT = {
   scanClosesHoursAfter: 'Scanning closes (hours after)',
   scanClosesHoursAfterHelp: 'Tickets scan until this many hours after the event ends.',
 } as const;
+
+/** How the appointments are held (issue 41): events with appointments only, not ticketed ones. */
+export const MEETING_MODE_TEXT = {
+  label: 'Appointments are held',
+  inPerson: 'In person',
+  video: 'By video in Parley',
+  videoHelp:
+    'Each family and teacher join their appointment’s call from Parley, from 5 minutes before it starts; ' +
+    'it ends itself at the appointment’s end.',
+} as const;
+
+export const hasMeetingMode = (group: number): boolean =>
+  group === EVENT_GROUPS.parentTeacher || group === EVENT_GROUPS.booking;
 
 /** Options shown for each group: 1 parent-teacher, 2 ticketed, 3 ceremony, 4 booking event. */
 export const OPTIONS_BY_GROUP: Record<number, OptionKey[]> = {
@@ -60,6 +74,7 @@ export type SettingsValues = {
   maxAppointmentsPerChild: string;
   scanOpensHoursBefore: string;
   scanClosesHoursAfter: string;
+  meetingMode: MeetingMode;
 };
 
 const whole = (min: number, max: number, optional = false) =>
@@ -105,6 +120,7 @@ export const settingsSchema = z
     maxAppointmentsPerChild: whole(1, 50, true),
     scanOpensHoursBefore: whole(0, SCAN_WINDOW_HOURS_MAX),
     scanClosesHoursAfter: whole(0, SCAN_WINDOW_HOURS_MAX),
+    meetingMode: z.enum(MEETING_MODES),
   })
   .superRefine((values, ctx) => {
     bothOrNeither(values, ctx, 'opens');
@@ -135,6 +151,7 @@ export function settingsValues(event: EventDetail): SettingsValues {
     maxAppointmentsPerChild: o.maxAppointmentsPerChild === null ? '' : String(o.maxAppointmentsPerChild),
     scanOpensHoursBefore: String(event.scanOpensHoursBefore),
     scanClosesHoursAfter: String(event.scanClosesHoursAfter),
+    meetingMode: event.meetingMode,
   };
 }
 
@@ -148,6 +165,8 @@ export function settingsBody(values: SettingsValues, event: EventDetail): EventU
     const now = localDateTime(values[`${end}Date`], values[`${end}Time`]);
     if (now !== localDateTime(before[`${end}Date`], before[`${end}Time`])) body[`${end}At`] = now || null;
   }
+  if (hasMeetingMode(event.eventTypeGroupInt) && values.meetingMode !== before.meetingMode)
+    body.meetingMode = values.meetingMode;
   const group = optionsFor(event.eventTypeGroupInt);
   for (const key of group) {
     if (!changed(key)) continue;

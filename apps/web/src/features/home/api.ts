@@ -40,6 +40,9 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 /** Refresh button and pull-to-refresh: a forced reload that takes at least 2 seconds (spec §9). */
 export async function refreshHomeData(waitMs = HOME_REFRESH_WAIT_MS): Promise<HomeData> {
   const [data] = await Promise.all([fetchHomeData(true), wait(waitMs)]);
+  // A read of home still in flight (the page's own, begun before the tap) would land after this one and
+  // put back what it read before: it is called off first.
+  await queryClient.cancelQueries({ queryKey: siteIndexQuery.queryKey });
   queryClient.setQueryData(siteIndexQuery.queryKey, data);
   return data;
 }

@@ -41,6 +41,7 @@ const item = (over: Partial<OpenEventSummaryItem> = {}): OpenEventSummaryItem =>
   teacherBookingsCountForEvent: 0,
   parentTimeToBooking: null,
   studentTimeToBooking: null,
+  lateNotes: [],
   ...over,
 });
 

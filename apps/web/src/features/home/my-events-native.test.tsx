@@ -74,6 +74,7 @@ const spring: OpenEventSummaryItem = {
   teacherBookingsCountForEvent: 0,
   parentTimeToBooking: null,
   studentTimeToBooking: null,
+  lateNotes: [],
 };
 
 const homeData: HomeData = {

@@ -74,6 +74,7 @@ function item(over: Partial<OpenEventSummaryItem> = {}): OpenEventSummaryItem {
     teacherBookingsCountForEvent: 0,
     parentTimeToBooking: null,
     studentTimeToBooking: null,
+    lateNotes: [],
     ...over,
   };
 }

@@ -1,5 +1,6 @@
 import type { BookingPage, BookingResult, TeacherSchedule } from '@parley/domain/booking';
 import { STORAGE_KEYS } from '@parley/domain/constants';
+import type { RunningLateResult } from '@parley/domain/live-schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
@@ -36,6 +37,10 @@ export async function afterBookingChange(eventId: number): Promise<void> {
     queryClient.invalidateQueries({ queryKey: ['home'] }),
   ]);
 }
+
+/** POST events/running-late: how late the teacher runs (0: back on time); families are told at once. */
+export const markRunningLate = (eventId: number, teacherId: number, minutes: number) =>
+  api.post<RunningLateResult>('events/running-late', { eventId, teacherId, minutes });
 
 export const readCurrentEvent = (): unknown => readJson(STORAGE_KEYS.currentEvent);
 

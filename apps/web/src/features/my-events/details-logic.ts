@@ -47,6 +47,8 @@ export type ScheduleLine = {
   subject: string | null;
   /** The first line of a slot with several bookings shows the time; the others repeat nothing. */
   firstOfSlot: boolean;
+  /** The booking on this line (null: a free slot). */
+  bookingId: number | null;
 };
 
 /** A day's rows as lines: one per booking, or one muted line for a free slot. */
@@ -63,6 +65,7 @@ export function scheduleLines(rows: readonly ScheduleRow[]): ScheduleLine[] {
           child: null,
           subject: null,
           firstOfSlot: true,
+          bookingId: null,
         },
       ];
     return row.bookings.map((booking, index) => ({
@@ -73,6 +76,7 @@ export function scheduleLines(rows: readonly ScheduleRow[]): ScheduleLine[] {
       child: booking.studentName,
       subject: booking.subjectName,
       firstOfSlot: index === 0,
+      bookingId: booking.bookingId,
     }));
   });
 }
@@ -127,4 +131,15 @@ export function bookingFacts(booking: MyBooking): { label: string; value: string
 /** A details page's load failure: "you are offline" when no answer came at all, else the server's word. */
 export function loadFailedText(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.status === 0 ? NO_ANSWER_TEXT : serverMessage(error, fallback);
+}
+
+/** How long before the first appointment the teacher's "Running late?" card shows. */
+export const RUNNING_LATE_FROM_MS = 2 * 3_600_000;
+
+/** Whether the evening is on now (from two hours before its first time until its last ends): the night. */
+export function isTheNight(rows: ReadonlyArray<{ startsAt: string; endsAt: string }>, now: Date): boolean {
+  const starts = rows.map((row) => Date.parse(row.startsAt));
+  const ends = rows.map((row) => Date.parse(row.endsAt));
+  if (starts.length === 0) return false;
+  return now.getTime() >= Math.min(...starts) - RUNNING_LATE_FROM_MS && now.getTime() < Math.max(...ends);
 }

@@ -47,6 +47,7 @@ const schedule = (over: Partial<TeacherSchedule> = {}): TeacherSchedule => ({
     timeZone: 'Europe/London',
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 19:00'],
     status: 1,
+    meetingMode: 'inPerson',
   },
   teacher: { id: 30, name: 'Pat Lee', videoUrl: 'https://meet.test/pat' },
   days: [
@@ -86,6 +87,7 @@ const schedule = (over: Partial<TeacherSchedule> = {}): TeacherSchedule => ({
     },
   ],
   bookedCount: 1,
+  lateMinutes: 0,
   asOf: '2026-03-12T09:05:07.000Z',
   ...over,
 });
@@ -159,6 +161,7 @@ const bookingView = (bookings: MyBooking[], isOpen = true): BookingPage => ({
     ],
     sectionTimeLabels: ['Thu 12 Mar 2026, 16:00 – 19:00'],
     bookingPath: '/book/ptevent/ABC123',
+    meetingMode: 'inPerson',
   },
   studentId: null,
   viewer: { userId: 30, name: 'Pat Lee', email: 'pat@hill.test', bookAs: 'parent', viaLink: false },
@@ -166,6 +169,7 @@ const bookingView = (bookings: MyBooking[], isOpen = true): BookingPage => ({
   teachers: [],
   grid: [],
   bookings,
+  lateNotes: [],
 });
 
 let routes: Record<string, Handler>;
@@ -226,6 +230,16 @@ describe('teacher schedule (/event/details-teacher)', () => {
         name: 'Spring evening',
       }),
     );
+  });
+
+  it('links each booked time to its call when the evening is held by video', async () => {
+    const base = schedule();
+    routes['/api/events/details-teacher'] = () =>
+      json(200, { ...base, event: { ...base.event, meetingMode: 'video' } });
+    renderAt('/event/details-teacher?eventId=5');
+    const row = within(await screen.findByRole('table')).getAllByRole('row')[1] as HTMLElement;
+    expect(within(row).getByRole('link', { name: 'Join the call' }).getAttribute('href')).toBe('/call/900');
+    expect(screen.getAllByRole('link', { name: 'Join the call' })).toHaveLength(1);
   });
 
   it('prints with window.print', async () => {
@@ -322,6 +336,21 @@ describe('my bookings (/event/details-parent, /event/details-student)', () => {
       'https://meet.test/green',
     );
     expect(screen.queryByText('Mr Gone')).toBeNull();
+  });
+
+  it('offers each booking’s call when the evening is held by video, and none in person', async () => {
+    const view = bookingView([booking()]);
+    routes['/api/events/booking-view'] = () =>
+      json(200, { ...view, event: { ...view.event, meetingMode: 'video' } });
+    renderAt('/event/details-parent?eventId=5');
+    const join = await screen.findByRole('link', { name: 'Join the video call' });
+    expect(join.getAttribute('href')).toBe(`/call/${booking().id}`);
+    cleanup();
+    queryClient.clear();
+    routes['/api/events/booking-view'] = () => json(200, view);
+    renderAt('/event/details-parent?eventId=5');
+    expect(await screen.findByRole('heading', { name: 'Spring evening', level: 1 })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Join the video call' })).toBeNull();
   });
 
   it('cancels after confirmation, then reloads the bookings', async () => {

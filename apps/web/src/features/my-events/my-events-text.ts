@@ -6,6 +6,7 @@ export const SCHEDULE_TEXT = {
   live: 'Updating live as bookings arrive',
   free: 'Free',
   videoLink: 'Video link',
+  joinCall: 'Join the call',
   booked: (count: number) => `${count} ${count === 1 ? 'appointment' : 'appointments'} booked`,
   columns: { time: 'Time', family: 'Family', child: 'Child', subject: 'Subject', location: 'Location' },
   noSlots: 'You have no times at this event.',
@@ -18,6 +19,8 @@ export const MY_BOOKINGS_TEXT = {
   cancel: 'Cancel',
   bookNow: 'Book now',
   joinVideo: 'Join video call',
+  /** The appointment's call in Parley (an event held by video; issue 41). */
+  joinCall: 'Join the video call',
   cancelTitle: 'Cancel this booking?',
   cancelText: (what: string) => `${what} will be cancelled and the time freed for others.`,
   cancelConfirm: 'Cancel booking',

@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { BOOKING_TEXT, type BookingPage as BookingPageData, type MyBooking } from '@parley/domain/booking';
-import { routeTo } from '@parley/domain/routes';
+import { callPath, routeTo } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
@@ -83,6 +83,12 @@ const BookingView = memo(function BookingView({
       {viewer ? (
         <MyBookingsCard
           bookings={page.bookings}
+          lateNotes={page.lateNotes}
+          {...(event.meetingMode === 'video' && {
+            // A family by its mail's link takes the event's code along: the call page finds the link by it.
+            callOf: (booking: MyBooking) =>
+              callPath(booking.id, page.viewer?.viaLink ? event.code : undefined),
+          })}
           canChange={event.isOpen}
           onChange={requestChange}
           onCancel={cancel.ask}
@@ -118,6 +124,14 @@ function BookingScreen({ code }: { code: string }) {
         : false;
     },
   });
+
+  // Without a session, the personal link opens the live channel (a teacher running late shows at once).
+  useEffect(() => {
+    if (!link) return;
+    void import('../../live/live-updates').then(({ followBookingLink }) => followBookingLink(link));
+    return () =>
+      void import('../../live/live-updates').then(({ followBookingLink }) => followBookingLink(null));
+  }, [link]);
 
   // Spec §4/§8: a code that does not load shows the server's message and goes home.
   const failed = page.isError && !page.data;

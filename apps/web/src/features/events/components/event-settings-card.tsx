@@ -1,10 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import type { EventDetail } from '@parley/domain/events';
-import { useEffect } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { useEffect, useId } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { CLOCK_HINT, CLOCK_INPUT, normaliseClockTime } from '../../../components/clock-time';
 import { FormTextField } from '../../../components/form-text-field';
 import { SectionCard } from '../../../components/section-card';
@@ -12,6 +18,8 @@ import { useSnackbar } from '../../../components/snackbar';
 import { EVENTS_TEXT } from '../../../lib/ui-text';
 import { afterEventChange, updateEvent } from '../api';
 import {
+  hasMeetingMode,
+  MEETING_MODE_TEXT,
   type OptionKey,
   optionsFor,
   SCAN_WINDOW_TEXT,
@@ -52,7 +60,9 @@ const WINDOW_ENDS = [
 export function EventSettingsCard({ event }: { event: EventDetail }) {
   const showSnackbar = useSnackbar();
   const { attempt, dialog } = useConfirmedChange();
+  const meetingLabel = useId();
   const {
+    control,
     register,
     handleSubmit,
     reset,
@@ -94,6 +104,26 @@ export function EventSettingsCard({ event }: { event: EventDetail }) {
             minRows={2}
             fullWidth
           />
+          {hasMeetingMode(group) && (
+            <Controller
+              control={control}
+              name="meetingMode"
+              render={({ field }) => (
+                <FormControl>
+                  <FormLabel id={meetingLabel}>{MEETING_MODE_TEXT.label}</FormLabel>
+                  <RadioGroup row aria-labelledby={meetingLabel} {...field}>
+                    <FormControlLabel
+                      value="inPerson"
+                      control={<Radio />}
+                      label={MEETING_MODE_TEXT.inPerson}
+                    />
+                    <FormControlLabel value="video" control={<Radio />} label={MEETING_MODE_TEXT.video} />
+                  </RadioGroup>
+                  {field.value === 'video' && <FormHelperText>{MEETING_MODE_TEXT.videoHelp}</FormHelperText>}
+                </FormControl>
+              )}
+            />
+          )}
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
             {WINDOW_ENDS.map(({ end, dateLabel, timeLabel }) => (
               <Box

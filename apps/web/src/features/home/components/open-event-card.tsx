@@ -124,6 +124,17 @@ export function OpenEventCard({ role, item, inCalendar, onAddToCalendar }: Props
         >
           {bookingLine}
         </Typography>
+        {/* On the night: the viewer's teachers running late, with their appointments' expected times. */}
+        {item.lateNotes.map((note) => (
+          <Typography
+            key={`${note.teacherName} ${note.time}`}
+            variant="body2"
+            role="status"
+            sx={{ mt: 0.5, color: 'warning.main', fontWeight: 600 }}
+          >
+            {note.text}
+          </Typography>
+        ))}
       </CardContent>
       <CardActions sx={{ flexWrap: 'wrap', gap: 0.5, px: 1.5, pb: 1.5, position: 'relative', zIndex: 1 }}>
         {role === 'teacher' ? (

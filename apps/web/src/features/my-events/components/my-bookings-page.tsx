@@ -13,6 +13,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type BookingPage, MY_EVENTS_TEXT, type MyBooking } from '@parley/domain/booking';
+import { callPath } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -66,9 +67,13 @@ type BookingCardProps = {
   booking: MyBooking;
   bookingPath: string | null;
   onCancel: ((booking: MyBooking) => void) | null;
+  /** On the night: its teacher running late, with the expected time. */
+  note: string | null;
+  /** Its video call in Parley, for an event held by video. */
+  callTo: string | null;
 };
 
-function BookingCard({ booking, bookingPath, onCancel }: BookingCardProps) {
+function BookingCard({ booking, bookingPath, onCancel, note, callTo }: BookingCardProps) {
   const titleId = useId();
   return (
     <Card component="li" variant="outlined" aria-labelledby={titleId}>
@@ -76,6 +81,11 @@ function BookingCard({ booking, bookingPath, onCancel }: BookingCardProps) {
         <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
           {booking.timeLabel}
         </Typography>
+        {note ? (
+          <Typography variant="body2" role="status" sx={{ color: 'warning.main', fontWeight: 600, mb: 0.5 }}>
+            {note}
+          </Typography>
+        ) : null}
         <Box
           component="dl"
           sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.25, m: 0 }}
@@ -91,6 +101,18 @@ function BookingCard({ booking, bookingPath, onCancel }: BookingCardProps) {
             </Box>
           ))}
         </Box>
+        {callTo ? (
+          <Button
+            variant="contained"
+            size="small"
+            startIcon={<VideocamIcon />}
+            component={RouterLink}
+            to={callTo}
+            sx={{ mt: 1 }}
+          >
+            {MY_BOOKINGS_TEXT.joinCall}
+          </Button>
+        ) : null}
         {booking.videoUrl ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 1 }}>
             <VideocamIcon fontSize="small" color="action" />
@@ -189,6 +211,8 @@ export function MyBookings({ page }: { page: BookingPage }) {
                 booking={booking}
                 bookingPath={open ? event.bookingPath : null}
                 onCancel={open ? setCancelling : null}
+                note={page.lateNotes.find((late) => late.bookingId === booking.id)?.text ?? null}
+                callTo={event.meetingMode === 'video' ? callPath(booking.id) : null}
               />
             ))}
           </Box>

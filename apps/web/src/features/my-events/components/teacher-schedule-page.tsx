@@ -17,15 +17,18 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { TeacherSchedule } from '@parley/domain/booking';
+import { callPath } from '@parley/domain/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useIsMobile } from '../../../components/use-is-mobile';
 import { rememberCurrentEvent, teacherScheduleQuery } from '../api';
-import { loadFailedText, type ScheduleLine, scheduleLines, updatedLabel } from '../details-logic';
+import { isTheNight, loadFailedText, type ScheduleLine, scheduleLines, updatedLabel } from '../details-logic';
 import { DETAILS_TEXT, SCHEDULE_TEXT } from '../my-events-text';
 import { DetailsProblem } from './details-states';
+import { RunningLateCard } from './running-late-card';
 import { useEventId } from './use-event-id';
 
 const COLUMNS = SCHEDULE_TEXT.columns;
@@ -62,7 +65,17 @@ const PRINT_STYLES = {
 
 const timeOf = (line: ScheduleLine) => `${line.time}–${line.endTime}`;
 
-function DayTable({ lines, hidden }: { lines: ScheduleLine[]; hidden: boolean }) {
+/** A booked line's video call, for an evening held by video. */
+function CallLink({ line, video }: { line: ScheduleLine; video: boolean }) {
+  if (!video || line.bookingId === null) return null;
+  return (
+    <Link component={RouterLink} to={callPath(line.bookingId)} variant="body2" data-print="hide">
+      {SCHEDULE_TEXT.joinCall}
+    </Link>
+  );
+}
+
+function DayTable({ lines, hidden, video }: { lines: ScheduleLine[]; hidden: boolean; video: boolean }) {
   return (
     <TableContainer
       component={Paper}
@@ -94,7 +107,10 @@ function DayTable({ lines, hidden }: { lines: ScheduleLine[]; hidden: boolean })
                 <TableCell colSpan={3}>{SCHEDULE_TEXT.free}</TableCell>
               ) : (
                 <>
-                  <TableCell sx={{ fontWeight: 600 }}>{line.family}</TableCell>
+                  <TableCell>
+                    <Box sx={{ fontWeight: 600 }}>{line.family}</Box>
+                    <CallLink line={line} video={video} />
+                  </TableCell>
                   <TableCell>{line.child}</TableCell>
                   <TableCell>{line.subject}</TableCell>
                 </>
@@ -108,7 +124,7 @@ function DayTable({ lines, hidden }: { lines: ScheduleLine[]; hidden: boolean })
   );
 }
 
-function DayCards({ lines }: { lines: ScheduleLine[] }) {
+function DayCards({ lines, video }: { lines: ScheduleLine[]; video: boolean }) {
   return (
     <Stack component="ul" spacing={1} data-print="hide" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {lines.map((line) =>
@@ -141,6 +157,7 @@ function DayCards({ lines }: { lines: ScheduleLine[] }) {
               <Typography variant="body2" color="text.secondary">
                 {[line.child, line.subject].filter(Boolean).join(' · ')}
               </Typography>
+              <CallLink line={line} video={video} />
             </CardContent>
           </Card>
         ),
@@ -160,6 +177,11 @@ export function TeacherScheduleView({
   const isMobile = useIsMobile();
   const updated = updatedLabel(schedule.asOf, schedule.event.timeZone);
   const hasSlots = schedule.days.some((day) => day.rows.length > 0);
+  const video = schedule.event.meetingMode === 'video';
+  const tonight = isTheNight(
+    schedule.days.flatMap((day) => day.rows),
+    new Date(schedule.asOf),
+  );
   return (
     <Stack spacing={2} data-print="root">
       <GlobalStyles styles={PRINT_STYLES} />
@@ -219,6 +241,13 @@ export function TeacherScheduleView({
           {SCHEDULE_TEXT.print}
         </Button>
       </Stack>
+      {tonight ? (
+        <RunningLateCard
+          eventId={schedule.event.id}
+          teacherId={schedule.teacher.id}
+          lateMinutes={schedule.lateMinutes}
+        />
+      ) : null}
       {hasSlots ? null : <Typography color="text.secondary">{SCHEDULE_TEXT.noSlots}</Typography>}
       {schedule.days
         .filter((day) => day.rows.length > 0)
@@ -229,8 +258,8 @@ export function TeacherScheduleView({
               <Typography component="h2" variant="h6" sx={{ fontWeight: 600 }}>
                 {day.dateLabel}
               </Typography>
-              {isMobile ? <DayCards lines={lines} /> : null}
-              <DayTable lines={lines} hidden={isMobile} />
+              {isMobile ? <DayCards lines={lines} video={video} /> : null}
+              <DayTable lines={lines} hidden={isMobile} video={video} />
             </Stack>
           );
         })}
