@@ -1,10 +1,12 @@
-import { EVENT_TEXT, type EventTypeItem, type SectionDetail } from '@parley/domain/events';
+import { EVENT_TEXT, type EventDetail, type EventTypeItem, type SectionDetail } from '@parley/domain/events';
 import { VALIDATION } from '@parley/domain/messages';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SnackbarProvider } from '../../components/snackbar';
+import { queryClient } from '../../lib/query-client';
 import { EVENTS_TEXT } from '../../lib/ui-text';
 import { json, type RecordedRequest, stubFetch } from '../../test-support/screen-fixtures';
 import { DisabledNotice, disabledNoticeFor } from './components/event-details-card';
@@ -111,14 +113,14 @@ describe('disabled event notice (spec §4)', () => {
 });
 
 /** The section dialog behind a button, as the sections card has it. */
-function SectionDialogOpener() {
+function SectionDialogOpener({ event = eventDetail() }: { event?: EventDetail }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" onClick={() => setOpen(true)}>
         Add section
       </button>
-      <SectionDialog event={eventDetail()} section={null} open={open} onClose={() => setOpen(false)} />
+      <SectionDialog event={event} section={null} open={open} onClose={() => setOpen(false)} />
     </>
   );
 }
@@ -167,6 +169,58 @@ describe('section dialog (spec §4)', () => {
     fireEvent.change(start, { target: { value: '4pm' } });
     fireEvent.blur(start);
     await waitFor(() => expect(start.value).toBe('4pm'));
+  });
+});
+
+describe('section dialog: the confirmation comes as it closes', () => {
+  it('says "Section added." once the page has the new grid and the dialog is gone, not while the refresh runs', async () => {
+    stubFetch(
+      (path) =>
+        path === '/api/events/create-section'
+          ? () =>
+              json(200, { id: 9, message: EVENT_TEXT.sectionCreated, slotCount: 18, cancelledBookings: 0 })
+          : undefined,
+      () => [],
+    );
+    // The event's page, on the app's own client, whose refresh after the save waits until let go.
+    let fetches = 0;
+    let letGo = () => {};
+    const refreshed = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    function EventPage() {
+      useQuery({
+        queryKey: ['events', 'view', 5],
+        queryFn: async () => {
+          fetches += 1;
+          if (fetches > 1) await refreshed;
+          return fetches;
+        },
+      });
+      return <SectionDialogOpener event={eventDetail({ eventTypeGroupInt: 4 })} />;
+    }
+    render(
+      <QueryClientProvider client={queryClient}>
+        <SnackbarProvider>
+          <EventPage />
+        </SnackbarProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(fetches).toBe(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Add section' }));
+    const dialog = await screen.findByRole('dialog', { name: EVENTS_TEXT.newSection });
+    fireEvent.change(within(dialog).getByLabelText(/^Date/), { target: { value: '2031-03-04' } });
+    const save = within(dialog).getByRole('button', { name: EVENTS_TEXT.save }) as HTMLButtonElement;
+    await waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
+    await waitFor(() => expect(fetches).toBe(2));
+    // Saved, the page refreshing: still the dialog, and no message yet to time out behind it.
+    expect(screen.queryByText(EVENT_TEXT.sectionCreated)).toBeNull();
+    expect(screen.getByRole('dialog', { name: EVENTS_TEXT.newSection })).toBeTruthy();
+    letGo();
+    expect(await screen.findByText(EVENT_TEXT.sectionCreated)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: EVENTS_TEXT.newSection })).toBeNull());
+    queryClient.clear();
   });
 });
 

@@ -165,9 +165,10 @@ export function SectionDialog({ event, section, open, onClose }: Props) {
       const result = section
         ? await updateSection(section.id, request)
         : await createSection(event.id, request);
-      showSnackbar(result.message, 'success');
       await afterEventChange(event.id);
       onClose();
+      // Said as the dialog closes on the new grid: said before a slow refresh, it could be gone already.
+      showSnackbar(result.message, 'success');
       return result;
     }, EVENTS_TEXT.sectionFailed);
     return done;
