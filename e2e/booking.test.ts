@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
-import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, uniqueEmail } from './journeys';
+import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, snackbar, uniqueEmail } from './journeys';
 
 const baseUrl = inject('baseUrl');
 
@@ -195,14 +195,6 @@ const slot = (page: Page, time: string, teacher: string) =>
 async function slotState(page: Page, time: string, teacher: string): Promise<string> {
   const label = (await slot(page, time, teacher).getAttribute('aria-label')) ?? '';
   return label.split(': ').pop() ?? '';
-}
-
-async function snackbar(page: Page, text: string | RegExp, color = 'Success'): Promise<void> {
-  await expect
-    .poll(() =>
-      page.locator(`.MuiAlert-filled.MuiAlert-color${color}`, { hasText: text }).first().isVisible(),
-    )
-    .toBe(true);
 }
 
 /** A racer's booking page from their own invitation link, on the Maths teacher's live grid. */

@@ -3,7 +3,7 @@ import { BOOKING_STATE_TEXT } from '@parley/domain/booking';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
-import { logIn, PASSWORD, schoolThroughApi } from './journeys';
+import { logIn, PASSWORD, schoolThroughApi, snackbar } from './journeys';
 
 const baseUrl = inject('baseUrl');
 
@@ -42,14 +42,6 @@ function familiesCsv(tag: string): string {
 /** YYYY-MM-DD some days from now (far enough that the school's zone does not matter). */
 function daysAhead(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function snackbar(page: Page, text: string | RegExp, color = 'Success'): Promise<void> {
-  await expect
-    .poll(() =>
-      page.locator(`.MuiAlert-filled.MuiAlert-color${color}`, { hasText: text }).first().isVisible(),
-    )
-    .toBe(true);
 }
 
 /** Adds a section through the "New section" dialog, picking teachers by last name. */

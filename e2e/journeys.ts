@@ -45,6 +45,15 @@ export async function linkFromMailboxApi(baseUrl: string, to: string, path?: str
   throw new Error(`no mail to ${to}${path ? ` linking to ${path}` : ''}`);
 }
 
+/** Waits for the snackbar of a colour (MUI's name: Success, Error, Info) that holds the text. */
+export async function snackbar(page: Page, text: string | RegExp, color = 'Success'): Promise<void> {
+  await expect
+    .poll(() =>
+      page.locator(`.MuiAlert-filled.MuiAlert-color${color}`, { hasText: text }).first().isVisible(),
+    )
+    .toBe(true);
+}
+
 export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await waitForPath(page, '/auth/login');

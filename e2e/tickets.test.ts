@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Browser, DESKTOP, LONG_JOURNEY_MS, openBrowser, PHONE, screenshot } from './browser';
 import { cameraArgs, type Frame, hold, writeVideo } from './fake-camera';
-import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, uniqueEmail } from './journeys';
+import { linkFromMailboxApi, logIn, PASSWORD, schoolThroughApi, snackbar, uniqueEmail } from './journeys';
 
 const baseUrl = inject('baseUrl');
 
@@ -137,12 +137,6 @@ async function textOf(locator: Locator, expected: RegExp | string, timeout = 15_
   await expect
     .poll(async () => ((await locator.count()) > 0 ? locator.first().innerText() : ''), { timeout })
     .toMatch(expected);
-}
-
-async function snackbar(page: Page, text: string): Promise<void> {
-  await expect
-    .poll(() => page.locator('.MuiAlert-filled.MuiAlert-colorSuccess', { hasText: text }).first().isVisible())
-    .toBe(true);
 }
 
 /** A screenshot once MUI's transitions have ended. */
