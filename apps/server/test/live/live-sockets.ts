@@ -90,6 +90,24 @@ export async function heard(socket: Socket, match: (message: LiveMessage) => boo
   return socket.messages.find(match) as LiveMessage;
 }
 
+/** Sends a message on the socket, as the page does. */
+export function send(socket: Socket, message: unknown): void {
+  socket.ws.send(JSON.stringify(message));
+}
+
+/** An offer, an answer and a candidate as a browser would send them: the relay carries them as they are. */
+export const SIGNALS = {
+  offer: { description: { type: 'offer', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' } },
+  answer: { description: { type: 'answer', sdp: 'v=0\r\no=- 3 4 IN IP4 127.0.0.1\r\n' } },
+  candidate: {
+    candidate: {
+      candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 5000 typ host',
+      sdpMid: '0',
+      sdpMLineIndex: 0,
+    },
+  },
+};
+
 /**
  * On PostgreSQL, the app again on the same database with a pool and listener of its own: another server
  * process, as far as the database's announcements go. Undefined on PGlite.

@@ -19,7 +19,7 @@ import { expectStatus, type Member, newSchool } from '../directory/directory-hel
 import { waitFor } from '../faults/fault-support';
 import { type Browser, LOCAL_PUSH, type PushService, pushService } from '../push/push-endpoint';
 import { createTestApp, type TestApp } from '../test-app';
-import { anotherProcess, connect, heard, manualClock, ready, type Socket } from './live-sockets';
+import { anotherProcess, connect, heard, manualClock, ready, type Socket, send } from './live-sockets';
 
 // Live timing on the night (issue 41): a teacher says "running N minutes late"; each family still to see
 // them gets a push with their new expected time, and their open pages hear it at once on the live channel;
@@ -286,7 +286,7 @@ describe('a live socket, for no longer than what opened it', () => {
   };
   /** The socket is open and answering (a call it cannot join is refused to it). */
   const answers = async (socket: Socket) => {
-    socket.ws.send(JSON.stringify({ type: 'call-join', bookingId: 2 ** 31 - 1 }));
+    send(socket, { type: 'call-join', bookingId: 2 ** 31 - 1 });
     await heard(socket, (m) => m.type === 'call-refused');
     socket.messages.length = 0;
     return socket.ws.readyState === WebSocket.OPEN;

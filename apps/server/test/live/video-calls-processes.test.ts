@@ -9,7 +9,16 @@ import { waitFor } from '../faults/fault-support';
 import { withDatabase } from '../global-setup';
 import { type ServerProcess, startServer } from '../server-process';
 import { createTestApp, type TestApp } from '../test-app';
-import { heard, processLiveUrl, ready, type Socket, startsIn, videoEvening } from './live-sockets';
+import {
+  heard,
+  processLiveUrl,
+  ready,
+  SIGNALS,
+  type Socket,
+  send,
+  startsIn,
+  videoEvening,
+} from './live-sockets';
 
 // A video call whose teacher and family reach two different real server processes (main.ts, as `npm
 // start` runs it) on one PostgreSQL database: the offer, the answer and a candidate cross between them
@@ -69,7 +78,6 @@ describe.runIf(process.env.TEST_DB === 'pg')('a video call across two server pro
     const teacherSocket = await ready(processLiveUrl(a), { type: 'hello', token: teacher.token });
     const parent = await ready(processLiveUrl(b), { type: 'hello', token: e.parent.token });
     sockets.push(teacherSocket, parent);
-    const send = (socket: Socket, message: unknown) => socket.ws.send(JSON.stringify(message));
     // A relayed signal carrying this field (an offer or answer's description, or a candidate).
     const signal = (field: 'description' | 'candidate') => (m: LiveMessage) =>
       m.type === 'call' &&
@@ -89,7 +97,7 @@ describe.runIf(process.env.TEST_DB === 'pg')('a video call across two server pro
       kind: 'joined',
     });
 
-    const offer = { description: { type: 'offer', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' } };
+    const { offer, answer, candidate } = SIGNALS;
     send(teacherSocket, { type: 'signal', bookingId, data: offer });
     expect(await heard(parent, signal('description'))).toEqual({
       type: 'call',
@@ -98,7 +106,6 @@ describe.runIf(process.env.TEST_DB === 'pg')('a video call across two server pro
       kind: 'signal',
       data: offer,
     });
-    const answer = { description: { type: 'answer', sdp: 'v=0\r\no=- 3 4 IN IP4 127.0.0.1\r\n' } };
     send(parent, { type: 'signal', bookingId, data: answer });
     expect(await heard(teacherSocket, signal('description'))).toEqual({
       type: 'call',
@@ -107,13 +114,6 @@ describe.runIf(process.env.TEST_DB === 'pg')('a video call across two server pro
       kind: 'signal',
       data: answer,
     });
-    const candidate = {
-      candidate: {
-        candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 5000 typ host',
-        sdpMid: '0',
-        sdpMLineIndex: 0,
-      },
-    };
     send(teacherSocket, { type: 'signal', bookingId, data: candidate });
     expect(await heard(parent, signal('candidate'))).toEqual({
       type: 'call',

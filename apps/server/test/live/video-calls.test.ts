@@ -14,7 +14,9 @@ import {
   heard,
   manualClock,
   ready,
+  SIGNALS,
   type Socket,
+  send,
   startsIn,
   videoEvening,
 } from './live-sockets';
@@ -158,7 +160,6 @@ describe('a video appointment’s call', () => {
     const teacherSocket = await ready(t.app, { type: 'hello', token: teacher.token });
     const stranger = await ready(t.app, { type: 'hello', token: e.otherParent.token });
     sockets.push(parent, teacherSocket, stranger);
-    const send = (socket: Socket, message: unknown) => socket.ws.send(JSON.stringify(message));
     const of = (type: LiveMessage['type']) => (message: LiveMessage) => message.type === type;
 
     send(teacherSocket, { type: 'call-join', bookingId });
@@ -172,7 +173,7 @@ describe('a video appointment’s call', () => {
       from: e.parent.id,
       kind: 'joined',
     });
-    const offer = { description: { type: 'offer', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' } };
+    const { offer, candidate } = SIGNALS;
     send(parent, { type: 'signal', bookingId, data: offer });
     expect(await heard(teacherSocket, (m) => m.type === 'call' && m.kind === 'signal')).toEqual({
       type: 'call',
@@ -181,13 +182,6 @@ describe('a video appointment’s call', () => {
       kind: 'signal',
       data: offer,
     });
-    const candidate = {
-      candidate: {
-        candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 5000 typ host',
-        sdpMid: '0',
-        sdpMLineIndex: 0,
-      },
-    };
     send(teacherSocket, { type: 'signal', bookingId, data: candidate });
     expect(await heard(parent, (m) => m.type === 'call' && m.kind === 'signal')).toMatchObject({
       from: teacher.id,
@@ -254,19 +248,19 @@ describe('a video appointment’s call', () => {
     const family = await ready(t.app, { type: 'hello', token: e.otherParent.token });
     sockets.push(teacherSocket, family);
     // The teacher in the appointment before: the next family is told until when (the calls' own timing).
-    teacherSocket.ws.send(JSON.stringify({ type: 'call-join', bookingId }));
+    send(teacherSocket, { type: 'call-join', bookingId });
     await heard(teacherSocket, (m) => m.type === 'call-joined');
     expect((await asNextFamily()).teacherBusyUntil).toBe(asTeacher.endTime);
-    teacherSocket.ws.send(JSON.stringify({ type: 'call-leave', bookingId }));
+    send(teacherSocket, { type: 'call-leave', bookingId });
     await expect.poll(async () => (await asNextFamily()).teacherBusyUntil).toBeNull();
-    family.ws.send(JSON.stringify({ type: 'call-join', bookingId: next }));
+    send(family, { type: 'call-join', bookingId: next });
     expect(await heard(teacherSocket, (m) => m.type === 'call-presence')).toEqual({
       type: 'call-presence',
       bookingId: next,
     });
     expect(expectStatus<CallInfo>(await join(teacher.token), 200).next).toMatchObject({ waiting: true });
     teacherSocket.messages.length = 0;
-    family.ws.send(JSON.stringify({ type: 'call-leave', bookingId: next }));
+    send(family, { type: 'call-leave', bookingId: next });
     await heard(teacherSocket, (m) => m.type === 'call-presence');
     expect(expectStatus<CallInfo>(await join(teacher.token), 200).next).toMatchObject({ waiting: false });
   });
@@ -316,18 +310,18 @@ describe.runIf(process.env.TEST_DB === 'pg')(
       if (!elsewhere) throw new Error('no second process');
       const parent = await ready(t.app, { type: 'hello', token: e.parent.token });
       const teacherSocket = await ready(elsewhere.app, { type: 'hello', token: teacher.token });
-      teacherSocket.ws.send(JSON.stringify({ type: 'call-join', bookingId }));
+      send(teacherSocket, { type: 'call-join', bookingId });
       await heard(teacherSocket, (m) => m.type === 'call-joined');
-      parent.ws.send(JSON.stringify({ type: 'call-join', bookingId }));
+      send(parent, { type: 'call-join', bookingId });
       await heard(parent, (m) => m.type === 'call-joined');
       await heard(teacherSocket, (m) => m.type === 'call' && m.kind === 'joined');
       const offer = { description: { type: 'offer', sdp: 'v=0\r\n' } };
-      parent.ws.send(JSON.stringify({ type: 'signal', bookingId, data: offer }));
+      send(parent, { type: 'signal', bookingId, data: offer });
       expect(await heard(teacherSocket, (m) => m.type === 'call' && m.kind === 'signal')).toMatchObject({
         data: offer,
       });
       const answer = { description: { type: 'answer', sdp: 'v=0\r\n' } };
-      teacherSocket.ws.send(JSON.stringify({ type: 'signal', bookingId, data: answer }));
+      send(teacherSocket, { type: 'signal', bookingId, data: answer });
       expect(await heard(parent, (m) => m.type === 'call' && m.kind === 'signal')).toMatchObject({
         data: answer,
       });
